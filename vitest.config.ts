@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// The package imports itself by name in tests and examples, as users will.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^ergraph\/http$/, replacement: here('./src/http/index.ts') },
+      { find: /^ergraph\/orm$/, replacement: here('./src/orm/index.ts') },
+      { find: /^ergraph\/usecase$/, replacement: here('./src/usecase/index.ts') },
+      { find: /^ergraph\/federation$/, replacement: here('./src/federation/index.ts') },
+      { find: /^ergraph\/mcp$/, replacement: here('./src/mcp/index.ts') },
+      { find: /^ergraph\/compat$/, replacement: here('./compat/index.ts') },
+      { find: /^ergraph\/migrate$/, replacement: here('./codemods/index.ts') },
+      { find: /^ergraph$/, replacement: here('./src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});

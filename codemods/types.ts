@@ -1,0 +1,58 @@
+/**
+ * The contract every upgrade step implements. The CLI (and `ergraph/migrate`) only talks to
+ * transforms through this interface, so each transform stays a plain module with one job.
+ */
+import type { GraphQLSchema } from 'graphql';
+
+/** Something a transform could not migrate safely: the text is left as is and marked. */
+export interface ManualItem {
+  /** 1-based line and column of the construct in the *input* text. */
+  line: number;
+  column: number;
+  reason: string;
+}
+
+export interface TransformResult {
+  /** The new text; identical (===) to the input when nothing changed. */
+  output: string;
+  /** Places left for a human, each also marked `// TODO(ergraph-migrate): <reason>` in output. */
+  manual: ManualItem[];
+  /** Informational notes for the report (e.g. a derived relationship name). */
+  notes: string[];
+}
+
+export interface TransformOptions {
+  /** v5-to-v6: the v6 schema used to resolve flat root field names. */
+  schema?: GraphQLSchema;
+  [key: string]: unknown;
+}
+
+/** Thrown by `scan`/`apply` when the input cannot be parsed; the file is left byte-identical. */
+export class ParseError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(`${file}${line ? `:${line}:${column ?? 0}` : ''}: ${message}`);
+    this.name = 'ParseError';
+  }
+}
+
+export interface Transform<Fact = unknown> {
+  /** CLI name, e.g. `v3-to-v4`. */
+  name: string;
+  /** Version labels the step goes from and to (`'3'`, `'4'`, `'5.4'`, `'5.5'`, `'6'`). */
+  from: string;
+  to: string;
+  description: string;
+  /** File endings this transform reads, e.g. `['.ts', '.tsx', '.js', '.mjs', '.graphql']`. */
+  extensions: readonly string[];
+  /**
+   * Optional first pass over every file (may run in parallel workers). The facts of all files
+   * are handed to every `apply` call: this is how a step moves a declaration into another file.
+   */
+  scan?(source: string, file: string): Fact[];
+  apply(source: string, ctx: { file: string; facts: readonly Fact[]; options: TransformOptions }): TransformResult;
+}

@@ -1,0 +1,187 @@
+/**
+ * Models: classes whose fields are declared once as a zod shape. Instances carry the shape's
+ * typed fields; the statics expose the zod object schema. Construction copies and defaults
+ * fields without validating (the resolver builds many instances from trusted loader results);
+ * `Model.parse(data)` validates untrusted input first.
+ */
+import { z } from 'zod';
+import { describeField, findMarker, Annotated, type FieldInfo, type Marker } from './schema.js';
+
+/** The object a model instance was built from; lets the resolver read FK fields a subset left out. */
+export const SOURCE: unique symbol = Symbol('ergraph.source');
+
+export interface ModelStatics<S extends z.ZodRawShape = z.ZodRawShape> {
+  readonly shape: S;
+  readonly schema: z.ZodObject<S>;
+  /** Validate untrusted data with the zod schema, then build an instance. */
+  parse<T extends abstract new (...args: never[]) => unknown>(this: T, data: unknown): InstanceType<T>;
+}
+
+export type ModelInstance<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
+export type ModelInput<S extends z.ZodRawShape> = z.input<z.ZodObject<S>>;
+
+export interface ModelClass<S extends z.ZodRawShape = z.ZodRawShape> extends ModelStatics<S> {
+  new (data?: ModelInput<S> | object): ModelInstance<S>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyModelClass = (abstract new (...args: any[]) => any) & ModelStatics<z.ZodRawShape>;
+
+const MODEL = Symbol('ergraph.model');
+
+interface FieldPlan {
+  key: string;
+  info: FieldInfo;
+}
+
+const plans = new WeakMap<object, FieldPlan[]>();
+
+/** The fields of a model class, in declaration order (cached: classes do not change shape). */
+export function modelFields(kls: AnyModelClass): ReadonlyArray<FieldPlan> {
+  let plan = plans.get(kls);
+  if (!plan) {
+    plan = Object.entries(kls.shape).map(([key, schema]) => ({ key, info: describeField(schema as z.ZodType) }));
+    plans.set(kls, plan);
+  }
+  return plan;
+}
+
+export function isModelClass(value: unknown): value is AnyModelClass {
+  return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[MODEL] === true;
+}
+
+export function isModelInstance(value: unknown): value is InstanceType<AnyModelClass> {
+  return value !== null && typeof value === 'object' && isModelClass(value.constructor);
+}
+
+/** Turn a loaded value into an instance of the field's model class (subsets copy from their source). */
+export function toModel(kls: AnyModelClass, value: unknown): unknown {
+  if (value === null || value === undefined || value instanceof kls) return value;
+  return new (kls as unknown as new (data: unknown) => unknown)(value);
+}
+
+function convert(info: FieldInfo, value: unknown): unknown {
+  if (!info.model || value === null || value === undefined) return value;
+  const kls = info.model();
+  if (info.list && Array.isArray(value)) return value.map((item) => toModel(kls, item));
+  return toModel(kls, value);
+}
+
+export function model<S extends z.ZodRawShape>(shape: S): ModelClass<S> {
+  let schema: z.ZodObject<S> | undefined;
+  class Model {
+    static readonly [MODEL] = true;
+    static readonly shape = shape;
+    static get schema(): z.ZodObject<S> {
+      return (schema ??= z.object(shape));
+    }
+    static parse(this: AnyModelClass, data: unknown) {
+      return new (this as unknown as new (d: unknown) => unknown)(this.schema.parse(data));
+    }
+    constructor(data?: object) {
+      const source = (data ?? {}) as Record<string, unknown>;
+      const self = this as unknown as Record<string | symbol, unknown>;
+      for (const { key, info } of modelFields(new.target as unknown as AnyModelClass)) {
+        let value = source[key];
+        if (value === undefined) {
+          value = info.hasDefault ? info.defaultValue() : info.nullable ? null : undefined;
+        }
+        self[key] = convert(info, value);
+      }
+      Object.defineProperty(this, SOURCE, { value: data, enumerable: false, writable: true });
+    }
+  }
+  return Model as unknown as ModelClass<S>;
+}
+
+const EXCLUDE: Marker = { kind: 'exclude' };
+
+/** Leave a field out of serialized output (`toJSON()` and `jsonSchema()` of `@serialization` models). */
+export function exclude<S extends z.ZodType>(schema: S): S {
+  return Annotated(schema, EXCLUDE);
+}
+
+export const isExcluded = (info: FieldInfo) => findMarker(info, 'exclude') !== undefined;
+
+function serialize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(serialize);
+  // Nested models follow the root's rules whether or not they were decorated themselves.
+  if (isModelInstance(value)) {
+    return toPlain(value as Record<string, unknown>);
+  }
+  return value;
+}
+
+function toPlain(obj: Record<string, unknown>): Record<string, unknown> {
+  const kls = obj.constructor as AnyModelClass;
+  const out: Record<string, unknown> = {};
+  for (const { key, info } of modelFields(kls)) {
+    if (!isExcluded(info)) out[key] = serialize(obj[key]);
+  }
+  return out;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function fieldJsonSchema(info: FieldInfo, defs: Record<string, JsonSchema>): JsonSchema {
+  let item: JsonSchema;
+  if (info.model) {
+    const kls = info.model();
+    const name = kls.name;
+    if (!(name in defs)) {
+      defs[name] = {}; // placeholder first: models may reference each other in cycles
+      defs[name] = objectJsonSchema(kls, defs);
+    }
+    item = { $ref: `#/$defs/${name}` };
+  } else {
+    const { $schema: _, ...rest } = z.toJSONSchema(info.base, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    item = rest;
+  }
+  if (info.list) {
+    item = { type: 'array', items: info.itemNullable ? { anyOf: [item, { type: 'null' }] } : item };
+  }
+  if (info.nullable || info.optional) item = { anyOf: [item, { type: 'null' }] };
+  if (info.description) item.description = info.description;
+  return item;
+}
+
+function objectJsonSchema(kls: AnyModelClass, defs: Record<string, JsonSchema>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const { key, info } of modelFields(kls)) {
+    if (!isExcluded(info)) properties[key] = fieldJsonSchema(info, defs);
+  }
+  // Serialization mode: every field that is written out is always present, so all are required.
+  return { type: 'object', title: kls.name, properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/** JSON schema of a model's serialized form (excluded fields left out, all others required). */
+export function jsonSchema(kls: AnyModelClass): JsonSchema {
+  const defs: Record<string, JsonSchema> = {};
+  const root = objectJsonSchema(kls, defs);
+  return Object.keys(defs).length ? { ...root, $defs: defs } : root;
+}
+
+export interface Serializable {
+  jsonSchema(): JsonSchema;
+}
+
+/**
+ * Make `toJSON()` of a model (and of the models nested in it) leave excluded fields out, and give
+ * the class a `jsonSchema()` that describes exactly that output. Works as a standard decorator,
+ * a legacy decorator, or a plain call `serialization(Out)`.
+ */
+export function serialization<C extends AnyModelClass>(kls: C, _context?: unknown): C & Serializable {
+  Object.defineProperty(kls.prototype, 'toJSON', {
+    value(this: Record<string, unknown>) {
+      return toPlain(this);
+    },
+    configurable: true,
+    writable: true,
+  });
+  Object.defineProperty(kls, 'jsonSchema', {
+    value: () => jsonSchema(kls),
+    configurable: true,
+    writable: true,
+  });
+  return kls as C & Serializable;
+}

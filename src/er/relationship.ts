@@ -1,0 +1,102 @@
+/**
+ * A named edge from one entity to another: which field holds the key, which entity it points
+ * to, and the batch loader that fetches targets for many keys at once.
+ */
+import type DataLoader from 'dataloader';
+import type { AnyModelClass } from './model.js';
+
+/** A batch function: one call for many keys, one value (or Error) per key, in key order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type BatchLoadFn<K = any, V = any> = (keys: readonly K[]) => PromiseLike<ArrayLike<V | Error>>;
+
+/** A DataLoader subclass; declared instance fields are params filled from the resolver. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LoaderClass<K = any, V = any> = new () => DataLoader<K, V>;
+
+export type LoaderRef = BatchLoadFn | LoaderClass;
+
+export type TargetRef =
+  | AnyModelClass
+  | readonly [AnyModelClass]
+  | string
+  | readonly [string]
+  | (() => AnyModelClass | readonly [AnyModelClass]);
+
+/** One page of a one-to-many relationship for one parent. */
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  /** Only true when the client selected `total_count`: counting costs a window function. */
+  withTotal: boolean;
+  /** A published order profile name and its direction, for loaders that support ordering. */
+  order?: string;
+  direction?: 'ASC' | 'DESC';
+}
+
+export interface Page<V = unknown> {
+  items: V[];
+  hasMore: boolean;
+  total: number | null;
+}
+
+/** Pages for many parents in one call; one `Page` per key, in key order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PageLoadFn<K = any, V = any> = (
+  keys: readonly K[],
+  page: PageRequest,
+  context?: Record<string, unknown>,
+) => Promise<Page<V>[]>;
+
+export interface RelationshipOptions {
+  /** Field on this entity holding the key passed to the loader. */
+  fk: string;
+  target: TargetRef;
+  /** Unique per entity: the GraphQL field name and the AutoLoad lookup key. */
+  name: string;
+  loader?: LoaderRef;
+  /** Transform applied to the FK value before loading. */
+  fkFn?: (value: unknown) => unknown;
+  /** Value used when the FK is null or undefined (no load happens). */
+  fkNoneDefault?: unknown;
+  fkNoneDefaultFactory?: () => unknown;
+  defaultPageSize?: number;
+  maxPageSize?: number;
+  /** SQL-level pagination per parent; without it pages are sliced from `loader`'s lists. */
+  pageLoader?: PageLoadFn;
+  description?: string;
+}
+
+export class Relationship {
+  readonly fk: string;
+  readonly target: TargetRef;
+  readonly name: string;
+  readonly loader?: LoaderRef;
+  readonly fkFn?: (value: unknown) => unknown;
+  readonly fkNoneDefault?: unknown;
+  readonly fkNoneDefaultFactory?: () => unknown;
+  readonly hasNoneDefault: boolean;
+  readonly defaultPageSize: number;
+  readonly maxPageSize: number;
+  readonly pageLoader?: PageLoadFn;
+  readonly description?: string;
+
+  constructor(options: RelationshipOptions) {
+    this.fk = options.fk;
+    this.target = options.target;
+    this.name = options.name;
+    this.loader = options.loader;
+    this.fkFn = options.fkFn;
+    this.fkNoneDefault = options.fkNoneDefault;
+    this.fkNoneDefaultFactory = options.fkNoneDefaultFactory;
+    this.hasNoneDefault = 'fkNoneDefault' in options || options.fkNoneDefaultFactory !== undefined;
+    this.defaultPageSize = options.defaultPageSize ?? 20;
+    this.maxPageSize = options.maxPageSize ?? 100;
+    this.pageLoader = options.pageLoader;
+    this.description = options.description;
+  }
+
+  /** The value used for a missing FK: the factory's, the default, or `null`. */
+  noneDefault(): unknown {
+    return this.fkNoneDefaultFactory ? this.fkNoneDefaultFactory() : this.fkNoneDefault ?? null;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * ergraph: describe entities and relationships once; get batched loading, GraphQL, use-case
+ * routes, federation and MCP tools from that one graph.
+ */
+export { ConfigError, LoaderError } from './er/errors.js';
+export { model, exclude, serialization, jsonSchema, isModelClass, isModelInstance, modelFields } from './er/model.js';
+export type { ModelClass, ModelInstance, ModelInput, AnyModelClass, Serializable } from './er/model.js';
+export { Annotated, ref, describeField } from './er/schema.js';
+export type { Marker, FieldInfo } from './er/schema.js';
+export { query, mutation, QueryConfig, MutationConfig, getReturnType } from './er/operations.js';
+export type { Operation, OperationOptions, Returns } from './er/operations.js';
+export { Relationship } from './er/relationship.js';
+export type {
+  RelationshipOptions,
+  TargetRef,
+  LoaderRef,
+  BatchLoadFn,
+  LoaderClass,
+  PageLoadFn,
+  PageRequest,
+  Page,
+} from './er/relationship.js';
+export { ErDiagram, Entity, baseEntity } from './er/diagram.js';
+export type { EntityInfo, ResolvedRelationship, EntityFamily, EntityOptions } from './er/diagram.js';
+export { buildObject, buildList } from './resolver/loaders.js';
+export { Loader, Context, Parent, AncestorContext, Collector } from './resolver/depends.js';
+export type { CollectorHandle } from './resolver/depends.js';
+export { DefineSubset, SubsetConfig, AutoLoad, subsetOf } from './resolver/subset.js';
+export type { SubsetClass } from './resolver/subset.js';
+export { Resolver, configGlobalResolver, configResolver } from './resolver/resolver.js';
+export type { ResolverOptions } from './resolver/resolver.js';

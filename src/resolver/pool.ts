@@ -1,0 +1,104 @@
+/**
+ * One DataLoader per loader per run: the unit that makes loading N+1-free. Function loaders are
+ * checked for the "one value per key" contract; class loaders get their declared params and
+ * the request context.
+ */
+import DataLoader from 'dataloader';
+import { LoaderError } from '../er/errors.js';
+import type { BatchLoadFn, LoaderClass, LoaderRef, Page, PageLoadFn, PageRequest } from '../er/relationship.js';
+
+export interface LoaderPoolOptions {
+  /** Params per loader class, set on the instance's declared fields. */
+  loaderParams?: ReadonlyMap<LoaderClass, Record<string, unknown>>;
+  /** Params offered to every class loader that declares a field of that name. */
+  globalLoaderParam?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+}
+
+// Object keys (composite FKs) must hit the cache by value, not identity.
+const cacheKeyFn = (key: unknown) => (key !== null && typeof key === 'object' ? JSON.stringify(key) : key);
+
+let baseKeys: Set<string> | undefined;
+/** Fields every DataLoader has; anything else a subclass declares is a param. */
+const dataLoaderKeys = () => (baseKeys ??= new Set(Object.keys(new DataLoader(async (k: readonly unknown[]) => k))));
+
+export function loaderName(ref: LoaderRef | PageLoadFn): string {
+  return ref.name || 'anonymous loader';
+}
+
+function isLoaderClass(ref: LoaderRef): ref is LoaderClass {
+  return typeof ref === 'function' && ref.prototype instanceof DataLoader;
+}
+
+function checked(fn: BatchLoadFn): BatchLoadFn {
+  return async (keys) => {
+    const values = await fn(keys);
+    if (!values || typeof (values as ArrayLike<unknown>).length !== 'number') {
+      throw new LoaderError(`Loader ${loaderName(fn)} must return an array with one value per key, got ${typeof values}`);
+    }
+    if (values.length !== keys.length) {
+      throw new LoaderError(
+        `Loader ${loaderName(fn)} returned ${values.length} values for ${keys.length} keys (one value per key, in key order; see buildObject/buildList)`,
+      );
+    }
+    return values;
+  };
+}
+
+export class LoaderPool {
+  private readonly loaders = new Map<LoaderRef, DataLoader<unknown, unknown>>();
+  private readonly pages = new Map<PageLoadFn, Map<string, DataLoader<unknown, Page>>>();
+
+  constructor(readonly options: LoaderPoolOptions = {}) {}
+
+  get context(): Record<string, unknown> | undefined {
+    return this.options.context;
+  }
+
+  /** The run's DataLoader for a batch function or DataLoader subclass. */
+  get<K = unknown, V = unknown>(ref: LoaderRef): DataLoader<K, V> {
+    let loader = this.loaders.get(ref);
+    if (!loader) {
+      loader = isLoaderClass(ref) ? this.instantiate(ref) : new DataLoader(checked(ref as BatchLoadFn), { cacheKeyFn });
+      this.loaders.set(ref, loader);
+    }
+    return loader as DataLoader<K, V>;
+  }
+
+  /** A DataLoader of pages for one page request shape: all parents asking the same page share a call. */
+  page<K = unknown, V = unknown>(fn: PageLoadFn<K, V>, request: PageRequest): DataLoader<K, Page<V>> {
+    let byRequest = this.pages.get(fn);
+    if (!byRequest) this.pages.set(fn, (byRequest = new Map()));
+    const id = `${request.limit}:${request.offset}:${request.withTotal}:${request.order ?? ''}:${request.direction ?? ''}`;
+    let loader = byRequest.get(id);
+    if (!loader) {
+      const batch = checked(((keys: readonly K[]) => fn(keys, request, this.context)) as BatchLoadFn);
+      Object.defineProperty(batch, 'name', { value: loaderName(fn) });
+      loader = new DataLoader(batch, { cacheKeyFn }) as DataLoader<unknown, Page>;
+      byRequest.set(id, loader);
+    }
+    return loader as unknown as DataLoader<K, Page<V>>;
+  }
+
+  private instantiate(kls: LoaderClass): DataLoader<unknown, unknown> {
+    const loader = new kls() as DataLoader<unknown, unknown> & Record<string, unknown>;
+    const own = this.options.loaderParams?.get(kls) ?? {};
+    const global = this.options.globalLoaderParam ?? {};
+    const skip = dataLoaderKeys();
+    for (const key of Object.keys(loader)) {
+      if (skip.has(key)) continue;
+      if (key === '_context') {
+        loader._context = this.options.context;
+        continue;
+      }
+      if (key in own) loader[key] = own[key];
+      else if (key in global) loader[key] = global[key];
+      if (loader[key] === undefined) {
+        throw new LoaderError(
+          `Loader ${kls.name} needs param '${key}': pass it in loaderParams (keyed by ${kls.name}) or globalLoaderParam`,
+        );
+      }
+    }
+    return loader;
+  }
+}

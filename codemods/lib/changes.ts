@@ -1,0 +1,99 @@
+/**
+ * Collects what one `apply` call does to one file — text edits, places left for a human, notes —
+ * and turns them into a `TransformResult`. Manual places get a marker comment line above them
+ * unless the same marker is already there, which keeps a second run byte-identical.
+ */
+import type { ManualItem, TransformResult } from '../types.js';
+import { applyEdits, type Edit } from './edits.js';
+import { lineColumn, ts } from './parse.js';
+
+export const TODO_PREFIX = '// TODO(ergraph-migrate): ';
+
+export interface FileChanges {
+  readonly sf: ts.SourceFile;
+  readonly source: string;
+  readonly edits: Edit[];
+  readonly notes: string[];
+  replace(node: ts.Node | { start: number; end: number }, text: string): void;
+  insert(pos: number, text: string): void;
+  manual(node: ts.Node, reason: string): void;
+  note(node: ts.Node, message: string): void;
+  result(): TransformResult;
+}
+
+interface Pending {
+  pos: number;
+  reason: string;
+}
+
+function lineStartOf(source: string, pos: number): number {
+  return source.lastIndexOf('\n', pos - 1) + 1;
+}
+
+/** The marker lines directly above the line starting at `lineStart`. */
+function markersAbove(source: string, lineStart: number): Set<string> {
+  const found = new Set<string>();
+  let end = lineStart - 1;
+  while (end > 0) {
+    const start = lineStartOf(source, end);
+    const line = source.slice(start, end).replace(/\r$/, '').trim();
+    if (!line.startsWith(TODO_PREFIX)) break;
+    found.add(line.slice(TODO_PREFIX.length));
+    end = start - 1;
+  }
+  return found;
+}
+
+export function fileChanges(sf: ts.SourceFile): FileChanges {
+  const source = sf.text;
+  const edits: Edit[] = [];
+  const notes: string[] = [];
+  const manualItems: ManualItem[] = [];
+  const pending: Pending[] = [];
+  const at = (node: ts.Node) => lineColumn(sf, node.getStart(sf));
+
+  return {
+    sf,
+    source,
+    edits,
+    notes,
+    replace(node, text) {
+      const range = 'kind' in node ? { start: node.getStart(sf), end: node.getEnd() } : node;
+      if (source.slice(range.start, range.end) !== text) edits.push({ ...range, text });
+    },
+    insert(pos, text) {
+      edits.push({ start: pos, end: pos, text });
+    },
+    manual(node, reason) {
+      const { line, column } = at(node);
+      if (!manualItems.some((m) => m.line === line && m.column === column && m.reason === reason)) {
+        manualItems.push({ line, column, reason });
+        pending.push({ pos: node.getStart(sf), reason });
+      }
+    },
+    note(node, message) {
+      const { line } = at(node);
+      notes.push(`${sf.fileName}:${line}: ${message}`);
+    },
+    result() {
+      const markerEdits: Edit[] = [];
+      const placed = new Map<number, Set<string>>();
+      for (const { pos, reason } of pending) {
+        let lineStart = lineStartOf(source, pos);
+        // A marker cannot go inside text another edit replaces; put it above that edit instead.
+        const covering = edits.find((e) => e.start < lineStart && e.end > lineStart);
+        if (covering) lineStart = lineStartOf(source, covering.start);
+        const existing = placed.get(lineStart) ?? markersAbove(source, lineStart);
+        placed.set(lineStart, existing);
+        if (existing.has(reason)) continue;
+        existing.add(reason);
+        const indent = /^[ \t]*/.exec(source.slice(lineStart))?.[0] ?? '';
+        const eol = source.includes('\r\n') ? '\r\n' : '\n';
+        markerEdits.push({ start: lineStart, end: lineStart, text: `${indent}${TODO_PREFIX}${reason}${eol}` });
+      }
+      const output = applyEdits(source, [...markerEdits, ...edits]);
+      manualItems.sort((a, b) => a.line - b.line || a.column - b.column);
+      return { output: output === source ? source : output, manual: manualItems, notes };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Parsing for the TypeScript/JavaScript transforms. Only the syntax tree is needed (positions for
+ * text edits), so a bare `SourceFile` is built: no program, no type checker, no file system.
+ */
+import { ts } from 'ts-morph';
+import { ParseError } from '../types.js';
+
+/** Files the TypeScript-level transforms read. */
+export const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
+
+function scriptKindFor(file: string): ts.ScriptKind {
+  if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
+  if (file.endsWith('.jsx')) return ts.ScriptKind.JSX;
+  if (/\.[cm]?js$/.test(file)) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+/**
+ * `createSourceFile` never throws; it records syntax errors on an internal field that has been
+ * stable for many TypeScript releases. Reading it avoids building a whole program per file.
+ */
+function syntaxErrors(sf: ts.SourceFile): readonly ts.DiagnosticWithLocation[] {
+  return (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+}
+
+/** Parses `source` or throws `ParseError` naming the file, line and column of the first error. */
+export function parseSource(source: string, file: string): ts.SourceFile {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, scriptKindFor(file));
+  const [first] = syntaxErrors(sf);
+  if (first) {
+    const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
+    throw new ParseError(file, ts.flattenDiagnosticMessageText(first.messageText, '\n'), line + 1, character + 1);
+  }
+  return sf;
+}
+
+/** 1-based line and column of a position, the convention of `ManualItem`. */
+export function lineColumn(sf: ts.SourceFile, pos: number): { line: number; column: number } {
+  const { line, character } = sf.getLineAndCharacterOfPosition(pos);
+  return { line: line + 1, column: character + 1 };
+}
+
+export { ts };

@@ -1,0 +1,92 @@
+/**
+ * `LoadBy('<fk>', { biz, originKls })` → `AutoLoad()` when the field is named like the
+ * relationship, else `AutoLoad({ origin: '<relationship name>' })`. The name comes from the
+ * relationship facts of every scanned file, since entities usually live elsewhere.
+ */
+import { callsOf, findProp, keyOf, optionsArg, stringValue, valueOf } from '../lib/ast.js';
+import type { FileChanges } from '../lib/changes.js';
+import { ergraphExportOf, localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { ts } from '../lib/parse.js';
+import type { RelationshipFact } from './relationships.js';
+
+/** The model field a `LoadBy` annotates: the property whose value is `Annotated(T, LoadBy(...))`. */
+function fieldNameOf(call: ts.CallExpression): string | undefined {
+  const annotated = call.parent;
+  if (!annotated || !ts.isCallExpression(annotated)) return undefined;
+  const holder = annotated.parent;
+  if ((ts.isPropertyAssignment(holder) || ts.isPropertyDeclaration(holder)) && holder.initializer === annotated) {
+    return ts.isIdentifier(holder.name) || ts.isStringLiteral(holder.name) ? holder.name.text : undefined;
+  }
+  return undefined;
+}
+
+/** The entity a subset shape belongs to: `DefineSubset(Task, [...], { ... })` or its SubsetConfig `kls`. */
+function subsetSourceOf(call: ts.CallExpression, imports: ErgraphImports): string | undefined {
+  for (let p: ts.Node | undefined = call.parent; p; p = p.parent) {
+    if (!ts.isCallExpression(p) || ergraphExportOf(p.expression, imports) !== 'DefineSubset') continue;
+    const [first] = p.arguments;
+    if (first && ts.isIdentifier(first)) return first.text;
+    if (first && ts.isNewExpression(first)) {
+      const opts = optionsArg(first);
+      const kls = opts && findProp(opts, 'kls');
+      const value = kls && valueOf(kls);
+      if (value && ts.isIdentifier(value)) return value.text;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function resolveName(
+  facts: readonly RelationshipFact[],
+  fk: string,
+  biz: string | undefined,
+  owner: string | undefined,
+): string | string[] {
+  let candidates = facts.filter((f) => f.fk === fk && (biz === undefined || f.biz === biz));
+  if (owner && candidates.some((f) => f.owner === owner)) candidates = candidates.filter((f) => f.owner === owner);
+  const names = [...new Set(candidates.map((f) => f.name).filter((n): n is string => n !== undefined))];
+  return names.length === 1 && candidates.every((f) => f.name !== undefined) ? names[0] : names;
+}
+
+export function rewriteLoadBy(
+  ch: FileChanges,
+  imports: ErgraphImports,
+  facts: readonly RelationshipFact[],
+): void {
+  for (const { node } of callsOf(ch.sf, imports, ['LoadBy'])) {
+    const [fkArg, optsArg, ...rest] = node.arguments;
+    const fk = stringValue(fkArg);
+    if (!fk || rest.length > 0) {
+      ch.manual(node, 'LoadBy with a non-literal foreign key: replace with AutoLoad');
+      continue;
+    }
+    let biz: string | undefined;
+    let origin: string | undefined;
+    if (optsArg) {
+      if (!ts.isObjectLiteralExpression(optsArg) || optsArg.properties.some((p) => !['biz', 'originKls'].includes(keyOf(p) ?? ''))) {
+        ch.manual(node, 'LoadBy options cannot be read statically: replace with AutoLoad');
+        continue;
+      }
+      const bizProp = findProp(optsArg, 'biz');
+      biz = bizProp && stringValue(valueOf(bizProp));
+      if (bizProp && biz === undefined) {
+        ch.manual(node, 'LoadBy biz is not a string literal: replace with AutoLoad');
+        continue;
+      }
+      const originProp = findProp(optsArg, 'originKls');
+      const originValue = originProp && valueOf(originProp);
+      origin = originValue && ts.isIdentifier(originValue) ? originValue.text : undefined;
+    }
+    const owner = origin ?? subsetSourceOf(node, imports);
+    const name = resolveName(facts, fk, biz, owner);
+    if (typeof name !== 'string') {
+      const why = name.length === 0 ? 'no relationship found' : `ambiguous relationships ${name.join(', ')}`;
+      ch.manual(node, `LoadBy('${fk}'): ${why}; replace with AutoLoad({ origin: '<relationship name>' })`);
+      continue;
+    }
+    const autoLoad = localFor('AutoLoad', imports);
+    const field = fieldNameOf(node);
+    ch.replace(node, field === name ? `${autoLoad}()` : `${autoLoad}({ origin: '${name}' })`);
+  }
+}

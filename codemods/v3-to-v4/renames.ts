@@ -1,0 +1,115 @@
+/** Renames that need no knowledge beyond the file: resolver options, markers, `LoaderDepend`, `@modelConfig()`. */
+import { newExpressionsOf, optionsArg, renameKeys, unsafeOptions } from '../lib/ast.js';
+import type { FileChanges } from '../lib/changes.js';
+import { coveredBy } from '../lib/edits.js';
+import { localFor, namespaceUses, referencesTo, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { ts } from '../lib/parse.js';
+import { RELATIONSHIP_MARKERS } from './relationships.js';
+
+const RESOLVER_RENAMES: Record<string, string> = {
+  loaderFilters: 'loaderParams',
+  globalLoaderFilter: 'globalLoaderParam',
+};
+
+export function rewriteResolverOptions(ch: FileChanges, imports: ErgraphImports): void {
+  for (const { node } of newExpressionsOf(ch.sf, imports, ['Resolver'])) {
+    const opts = optionsArg(node);
+    if (!opts) {
+      if (node.arguments?.length) ch.manual(node, 'Resolver options are not an object literal: rename loaderFilters/globalLoaderFilter');
+      continue;
+    }
+    const unsafe = unsafeOptions(opts);
+    if (unsafe) ch.manual(node, `Resolver: ${unsafe} (loaderFilters → loaderParams, globalLoaderFilter → globalLoaderParam)`);
+    else renameKeys(ch, opts, RESOLVER_RENAMES);
+  }
+}
+
+/** `static __ergraph_relationships__` and `__pydantic_resolve_relationships__`, declared or read. */
+export function rewriteMarkers(ch: FileChanges): void {
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyDeclaration(node) && ts.isIdentifier(node.name) && RELATIONSHIP_MARKERS.includes(node.name.text)) {
+      const cls = node.parent;
+      const clash =
+        ts.isClassLike(cls) && cls.members.some((m) => m.name && ts.isIdentifier(m.name) && m.name.text === '__relationships__');
+      if (clash) ch.manual(node, `${node.name.text} beside __relationships__: merge them`);
+      else ch.replace(node.name, '__relationships__');
+    } else if (ts.isPropertyAccessExpression(node) && RELATIONSHIP_MARKERS.includes(node.name.text)) {
+      ch.replace(node.name, '__relationships__');
+    }
+    node.forEachChild(visit);
+  };
+  visit(ch.sf);
+}
+
+interface Site {
+  node: ts.Identifier | ts.PropertyAccessExpression;
+  /** The named binding it goes through, when not through a namespace. */
+  specifier?: ts.ImportSpecifier;
+}
+
+function sitesOf(ch: FileChanges, imports: ErgraphImports, exportName: string): Site[] {
+  const sites: Site[] = [];
+  for (const b of imports.named.filter((n) => n.imported === exportName))
+    for (const id of referencesTo(ch.sf, b.local)) sites.push({ node: id, specifier: b.specifier });
+  for (const node of namespaceUses(ch.sf, imports, exportName)) sites.push({ node });
+  return sites.filter((s) => !coveredBy(ch.edits, s.node.getStart(ch.sf)));
+}
+
+/**
+ * Renames uses of an export. An aliased import (`LoaderDepend as LD`) keeps its local name and
+ * only the imported name changes, unless some use is left for a human (then the old import stays
+ * and migrated uses get the new export's own local name).
+ */
+export function renameExport(
+  ch: FileChanges,
+  imports: ErgraphImports,
+  from: string,
+  to: string,
+  blocker: (site: ts.Node) => string | undefined,
+  rewrite: (site: ts.Node, ref: string) => void,
+): void {
+  const sites = sitesOf(ch, imports, from);
+  const blocked = new Set<ts.ImportSpecifier | undefined>();
+  const ok: Site[] = [];
+  for (const site of sites) {
+    const reason = blocker(site.node);
+    if (reason) {
+      ch.manual(site.node, reason);
+      blocked.add(site.specifier);
+    } else ok.push(site);
+  }
+  for (const site of ok) {
+    const spec = site.specifier;
+    let ref: string;
+    if (!spec) ref = `${(site.node as ts.PropertyAccessExpression).expression.getText(ch.sf)}.${to}`;
+    else if (spec.propertyName && !blocked.has(spec)) {
+      imports.renamed.set(spec, to);
+      ref = spec.name.text;
+    } else ref = localFor(to, imports);
+    rewrite(site.node, ref);
+  }
+}
+
+export function rewriteLoaderDepend(ch: FileChanges, imports: ErgraphImports): void {
+  renameExport(ch, imports, 'LoaderDepend', 'Loader', () => undefined, (site, ref) => ch.replace(site, ref));
+}
+
+/** `@modelConfig()` / `modelConfig()(Cls)` → `@serialization` / `serialization(Cls)`. */
+export function rewriteModelConfig(ch: FileChanges, imports: ErgraphImports): void {
+  const callOf = (site: ts.Node) => {
+    const p = site.parent;
+    return p && ts.isCallExpression(p) && p.expression === site ? p : undefined;
+  };
+  renameExport(
+    ch,
+    imports,
+    'modelConfig',
+    'serialization',
+    (site) => {
+      const call = callOf(site);
+      if (!call) return 'modelConfig used without being called: replace with serialization';
+      return call.arguments.length > 0 ? 'modelConfig(...) with options: serialization takes none, move them' : undefined;
+    },
+    (site, ref) => ch.replace(callOf(site) as ts.CallExpression, ref),
+  );
+}

@@ -1,0 +1,47 @@
+/** Reading fixture cases: `fixtures/<transform>/<case>/{input,expected}/**`. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ts } from 'ts-morph';
+
+export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+export function walk(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+}
+
+export function readTree(dir: string): Map<string, string> {
+  return new Map(walk(dir).map((file) => [relative(dir, file), readFileSync(file, 'utf8')]));
+}
+
+export interface FixtureCase {
+  transform: string;
+  name: string;
+  input: Map<string, string>;
+  expected: Map<string, string>;
+}
+
+export function fixtureCases(transform: string): FixtureCase[] {
+  const root = join(FIXTURES, transform);
+  return readdirSync(root)
+    .sort()
+    .map((name) => ({
+      transform,
+      name,
+      input: readTree(join(root, name, 'input')),
+      expected: readTree(join(root, name, 'expected')),
+    }));
+}
+
+/** Every comment of a source text, so a test can check none was lost. */
+export function comments(source: string): string[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source);
+  const found: string[] = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia)
+      found.push(scanner.getTokenText());
+  }
+  return found;
+}

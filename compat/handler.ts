@@ -1,0 +1,252 @@
+/**
+ * `createCompatHandler`: the v5 flat schema served over a v6 handler. Each document is parsed,
+ * validated against the flat schema and planned once (cached by its text); a request then costs
+ * one v6 execution plus re-keying the root of the result.
+ */
+import {
+  GraphQLError,
+  Kind,
+  Source,
+  execute as executeLocally,
+  parse,
+  print,
+  validate,
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { describeTarget, type FlatTarget } from './flat-index.js';
+import { buildFlatSchema } from './flat-schema.js';
+import { buildLocationMap, type LocationMap } from './locations.js';
+import { planOperation, type OperationPlan } from './rewrite.js';
+import { UsageCounter, type UsageReport } from './usage.js';
+
+export interface ExecuteOptions {
+  context?: Record<string, unknown>;
+  variables?: Record<string, unknown>;
+  operationName?: string | null;
+  /** Who sent the request, for the usage counters (the HTTP app reads it from a header). */
+  client?: string;
+}
+
+export interface ExecutionResponse {
+  data: Record<string, unknown> | null;
+  errors: GraphQLFormattedError[] | null;
+}
+
+/** What the compat layer needs from the v6 engine; `GraphQLHandler` satisfies it. */
+export interface V6Handler {
+  schema: GraphQLSchema;
+  execute(
+    query: string,
+    opts?: { context?: Record<string, unknown>; variables?: Record<string, unknown>; operationName?: string },
+  ): Promise<ExecutionResponse>;
+}
+
+/** One v5 root field a request used and what replaces it in v6. */
+export interface Deprecation {
+  /** Schema coordinate of the v5 field, e.g. `Query.userGetAll`. */
+  field: string;
+  /** The v6 method, `<Entity>.<method>`. */
+  replacement: string;
+  entity: string;
+  method: string;
+  /** The grouped selection to use instead, e.g. `{ User { getAll } }`. */
+  usage: string;
+}
+
+export interface CompatHandlerOptions {
+  /** How many distinct document texts keep their parsed and planned form (default 1000). */
+  cacheSize?: number;
+}
+
+export interface CompatHandler {
+  /** The v5 flat schema (introspection answers from it). */
+  readonly schema: GraphQLSchema;
+  execute(query: string, opts?: ExecuteOptions): Promise<ExecutionResponse>;
+  /** Like `execute`, also naming the v5 fields the operation used and their v6 replacements. */
+  executeWithDeprecations(
+    query: string,
+    opts?: ExecuteOptions,
+  ): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }>;
+  usage(): UsageReport;
+}
+
+interface PreparedOperation {
+  plan: OperationPlan;
+  v6Query: string | null;
+  locations: () => LocationMap | null;
+  deprecations: Deprecation[];
+  coordinates: Array<{ coordinate: string; replacement: string }>;
+}
+
+type Prepared =
+  | { errors: GraphQLFormattedError[] }
+  | { source: Source; document: DocumentNode; operations: Map<OperationDefinitionNode, PreparedOperation> };
+
+const failure = (errors: readonly (GraphQLError | GraphQLFormattedError)[]): ExecutionResponse => ({
+  data: null,
+  errors: errors.map((e) => (e instanceof GraphQLError ? e.toJSON() : e)),
+});
+
+function deprecationOf(target: FlatTarget, rootName: string): Deprecation {
+  const selection = `{ ${target.entity} { ${target.method} } }`;
+  return {
+    field: `${rootName}.${target.flatName}`,
+    replacement: describeTarget(target),
+    entity: target.entity,
+    method: target.method,
+    usage: target.operation === 'mutation' ? `mutation ${selection}` : selection,
+  };
+}
+
+/** graphql-js's own operation selection, with its messages, run on the flat document. */
+function selectOperation(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): OperationDefinitionNode | GraphQLError {
+  let found: OperationDefinitionNode | undefined;
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (operationName == null) {
+      if (found) return new GraphQLError('Must provide operation name if query contains multiple operations.');
+      found = d;
+    } else if (d.name?.value === operationName) found = d;
+  }
+  if (found) return found;
+  return new GraphQLError(operationName == null ? 'Must provide an operation.' : `Unknown operation named "${operationName}".`);
+}
+
+function mapError(error: GraphQLFormattedError, plan: OperationPlan, locations: () => LocationMap | null): GraphQLFormattedError {
+  const out: { -readonly [K in keyof GraphQLFormattedError]: GraphQLFormattedError[K] } = { message: error.message };
+  if (error.locations) {
+    const map = locations();
+    const mapped = map ? error.locations.map((l) => map.map(l)).filter((l) => l !== null) : [];
+    if (mapped.length > 0) out.locations = mapped;
+  }
+  if (error.path) {
+    // [group alias, v5 key, ...rest] → [v5 key, ...rest]
+    const [group, ...rest] = error.path;
+    out.path = rest.length > 0 && plan.keys.some(([, s]) => 'group' in s && s.group === group) ? rest : error.path;
+  }
+  if (error.extensions) out.extensions = error.extensions;
+  return out;
+}
+
+export function createCompatHandler(handler: V6Handler, options: CompatHandlerOptions = {}): CompatHandler {
+  const flat = buildFlatSchema(handler.schema);
+  const rootNames = new Set(
+    [flat.schema.getQueryType()?.name, flat.schema.getMutationType()?.name].filter((n): n is string => !!n),
+  );
+  const cacheSize = options.cacheSize ?? 1000;
+  const cache = new Map<string, Prepared>();
+  const counter = new UsageCounter();
+
+  function prepare(query: string): Prepared {
+    const hit = cache.get(query);
+    if (hit) {
+      // Re-insert to keep the Map in least-recently-used order.
+      cache.delete(query);
+      cache.set(query, hit);
+      return hit;
+    }
+    let prepared: Prepared;
+    const source = new Source(query);
+    try {
+      const document = parse(source);
+      const errors = validate(flat.schema, document);
+      prepared = errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { source, document, operations: new Map() };
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      prepared = { errors: [error.toJSON()] };
+    }
+    cache.set(query, prepared);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+    return prepared;
+  }
+
+  function prepareOperation(
+    prepared: Extract<Prepared, { document: DocumentNode }>,
+    operation: OperationDefinitionNode,
+  ): PreparedOperation {
+    let op = prepared.operations.get(operation);
+    if (op) return op;
+    const plan = planOperation({ document: prepared.document, operation, targets: flat.targets, rootNames });
+    const v6Query = plan.v6 ? print(plan.v6) : null;
+    let locationMap: LocationMap | null | undefined;
+    const rootName = (plan.kind === 'mutation' ? flat.schema.getMutationType() : flat.schema.getQueryType())?.name ?? '';
+    const deprecations = plan.fields.map((t) => deprecationOf(t, rootName));
+    op = {
+      plan,
+      v6Query,
+      // Built on the first error only: successful requests never pay for it.
+      locations: () => {
+        if (locationMap === undefined) {
+          locationMap = plan.v6 && v6Query ? buildLocationMap(plan.v6, v6Query, prepared.source) : null;
+        }
+        return locationMap;
+      },
+      deprecations,
+      coordinates: deprecations.map((d) => ({ coordinate: d.field, replacement: d.replacement })),
+    };
+    prepared.operations.set(operation, op);
+    return op;
+  }
+
+  async function run(query: string, opts: ExecuteOptions): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }> {
+    const prepared = prepare(query);
+    if ('errors' in prepared) return { response: failure(prepared.errors), deprecations: [] };
+    const operation = selectOperation(prepared.document, opts.operationName);
+    if (operation instanceof GraphQLError) return { response: failure([operation]), deprecations: [] };
+    const op = prepareOperation(prepared, operation);
+    const { plan } = op;
+    counter.record(op.coordinates, opts.client);
+
+    let local: Record<string, unknown> | undefined;
+    const errors: GraphQLFormattedError[] = [];
+    if (plan.local) {
+      const result = await executeLocally({
+        schema: flat.schema,
+        document: plan.local,
+        operationName: opts.operationName,
+        variableValues: opts.variables,
+        contextValue: opts.context,
+      });
+      // No data means the request itself failed (variables): v5 answered with these errors only.
+      if (!result.data) return { response: failure(result.errors ?? []), deprecations: op.deprecations };
+      local = result.data as Record<string, unknown>;
+      if (result.errors) errors.push(...result.errors.map((e) => e.toJSON()));
+    }
+
+    let grouped: Record<string, unknown> | null = null;
+    if (op.v6Query) {
+      const result = await handler.execute(op.v6Query, {
+        context: opts.context,
+        variables: opts.variables,
+        operationName: operation.name?.value,
+      });
+      const v6Errors = (result.errors ?? []).map((e) => mapError(e, plan, op.locations));
+      if (result.data === null || result.data === undefined) {
+        // A null that reached a v6 group would have reached the v5 root as well.
+        return { response: { data: null, errors: [...v6Errors, ...errors] }, deprecations: op.deprecations };
+      }
+      grouped = result.data;
+      errors.unshift(...v6Errors);
+    }
+
+    const data: Record<string, unknown> = {};
+    for (const [key, source] of plan.keys) {
+      const from = 'group' in source ? (grouped?.[source.group] as Record<string, unknown> | null | undefined) : local;
+      if (from && Object.prototype.hasOwnProperty.call(from, key)) data[key] = from[key];
+    }
+    return { response: { data, errors: errors.length > 0 ? errors : null }, deprecations: op.deprecations };
+  }
+
+  return {
+    schema: flat.schema,
+    execute: async (query, opts = {}) => (await run(query, opts)).response,
+    executeWithDeprecations: (query, opts = {}) => run(query, opts),
+    usage: () => counter.report(),
+  };
+}

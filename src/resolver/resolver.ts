@@ -155,8 +155,13 @@ function load(node: Node, step: LoadStep, pool: LoaderPool): Promise<void> | und
   if (!rel.loader) {
     throw new ConfigError(`${node.plan.kls.name}.${step.field}: relationship ${rel.name} has only a page loader`);
   }
-  return pool
-    .get(rel.loader)
+  let loader;
+  try {
+    loader = pool.get(rel.loader);
+  } catch (error) {
+    throw located(error, node, step.field);
+  }
+  return loader
     .load(key)
     .then(
       (value) => {

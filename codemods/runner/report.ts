@@ -1,0 +1,49 @@
+/** Rendering a run: unified diffs for `--dry-run`, the summary line, JSON and Markdown reports. */
+import { createTwoFilesPatch } from 'diff';
+import type { MigrationReport } from './run.js';
+
+export function unifiedDiffs(report: MigrationReport): string {
+  return report.files
+    .filter((f) => f.changed)
+    .map((f) => createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, f.before, f.after, undefined, undefined, { context: 3 }))
+    .join('');
+}
+
+export function summaryLine(report: MigrationReport): string {
+  const { files, changed, manual, errors, seconds } = report.summary;
+  const verb = report.dryRun ? 'would change' : 'changed';
+  return `${report.transforms.join(' → ') || 'no transforms'}: ${files} files scanned, ${changed} ${verb}, ${manual} manual, ${errors} errors (${seconds.toFixed(2)}s)`;
+}
+
+/** The JSON report: everything but the file texts, which the diff or the tree itself holds. */
+export function toJson(report: MigrationReport): string {
+  const files = report.files.map(({ before: _b, after: _a, ...rest }) => rest);
+  return `${JSON.stringify({ tool: 'ergraph-migrate', ...report, files }, null, 2)}\n`;
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function toMarkdown(report: MigrationReport): string {
+  const { files, changed, manual, errors } = report.summary;
+  const out = [
+    '# ergraph-migrate report',
+    '',
+    `Transforms: ${report.transforms.map((t) => `\`${t}\``).join(' → ')}${report.dryRun ? ' (dry run: nothing written)' : ''}`,
+    '',
+    '| files | changed | manual | errors |',
+    '|---:|---:|---:|---:|',
+    `| ${files} | ${changed} | ${manual} | ${errors} |`,
+  ];
+  const manualRows = report.files.flatMap((f) => f.manual.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${m.transform} | ${cell(m.reason)} |`));
+  if (manualRows.length)
+    out.push('', '## Manual work', '', 'Each place is also marked `// TODO(ergraph-migrate): <reason>` in the file.', '', '| where | transform | reason |', '|---|---|---|', ...manualRows);
+  const errorRows = report.files.filter((f) => f.error).map((f) => `- \`${f.file}\`: ${f.error} (left unchanged)`);
+  if (errorRows.length) out.push('', '## Errors', '', ...errorRows);
+  const notes = report.files.flatMap((f) => f.notes.map((n) => `- ${n}`));
+  if (notes.length) out.push('', '## Notes', '', ...notes);
+  const changedRows = report.files.filter((f) => f.changed).map((f) => `- \`${f.file}\` (${f.transforms.join(', ')})`);
+  if (changedRows.length) out.push('', report.dryRun ? '## Files that would change' : '## Changed files', '', ...changedRows);
+  return `${out.join('\n')}\n`;
+}

@@ -170,7 +170,7 @@ export interface Serializable {
  * the class a `jsonSchema()` that describes exactly that output. Works as a standard decorator,
  * a legacy decorator, or a plain call `serialization(Out)`.
  */
-export function serialization<C extends AnyModelClass>(kls: C, _context?: unknown): C & Serializable {
+export function serialization<C extends AnyModelClass>(kls: C, _context?: unknown): C {
   Object.defineProperty(kls.prototype, 'toJSON', {
     value(this: Record<string, unknown>) {
       return toPlain(this);
@@ -183,5 +183,5 @@ export function serialization<C extends AnyModelClass>(kls: C, _context?: unknow
     configurable: true,
     writable: true,
   });
-  return kls as C & Serializable;
+  return kls;
 }

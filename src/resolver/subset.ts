@@ -7,8 +7,10 @@ import { ConfigError } from '../er/errors.js';
 import { isModelClass, model, type AnyModelClass, type ModelClass } from '../er/model.js';
 import type { Marker } from '../er/schema.js';
 
-export interface SubsetConfigOptions<K extends string = string> {
-  kls: AnyModelClass;
+type Shaped<S extends z.ZodRawShape> = AnyModelClass & { readonly shape: S };
+
+export interface SubsetConfigOptions<S extends z.ZodRawShape, K extends keyof S & string> {
+  kls: Shaped<S>;
   fields: readonly K[];
   /** Publish this subset for DTO federation. */
   federationPublic?: boolean;
@@ -16,12 +18,12 @@ export interface SubsetConfigOptions<K extends string = string> {
   federationKey?: string;
 }
 
-export class SubsetConfig<K extends string = string> {
-  readonly kls: AnyModelClass;
+export class SubsetConfig<S extends z.ZodRawShape = z.ZodRawShape, K extends keyof S & string = keyof S & string> {
+  readonly kls: Shaped<S>;
   readonly fields: readonly K[];
   readonly federationPublic: boolean;
   readonly federationKey?: string;
-  constructor(options: SubsetConfigOptions<K>) {
+  constructor(options: SubsetConfigOptions<S, K>) {
     this.kls = options.kls;
     this.fields = options.fields;
     this.federationPublic = options.federationPublic ?? false;
@@ -34,20 +36,25 @@ export function subsetOf(kls: Function): SubsetConfig | undefined {
   const declared = (kls as { __subset__?: unknown }).__subset__;
   if (declared instanceof SubsetConfig) return declared;
   if (Array.isArray(declared) && declared.length === 2 && isModelClass(declared[0])) {
-    return new SubsetConfig({ kls: declared[0], fields: declared[1] as string[] });
+    return new SubsetConfig({ kls: declared[0], fields: declared[1] as string[] }) as SubsetConfig;
   }
   return undefined;
 }
 
-type ShapeOf<C> = C extends { readonly shape: infer S extends z.ZodRawShape } ? S : never;
-
 export type SubsetClass<S extends z.ZodRawShape> = ModelClass<S> & { readonly __subset__: SubsetConfig };
 
-export function DefineSubset<C extends AnyModelClass, K extends keyof ShapeOf<C> & string, E extends z.ZodRawShape = {}>(
-  source: C | SubsetConfig<K>,
-  fields?: readonly K[] | E,
+type Picked<S extends z.ZodRawShape, K extends keyof S, E extends z.ZodRawShape> = Omit<Pick<S, K>, keyof E> & E;
+
+/** A model with some fields of `source` (plus `extra` ones) that knows its source entity. */
+export function DefineSubset<S extends z.ZodRawShape, K extends keyof S & string, E extends z.ZodRawShape = {}>(
+  source: Shaped<S>,
+  fields: readonly K[],
   extra?: E,
-): SubsetClass<Omit<Pick<ShapeOf<C>, K>, keyof E> & E>;
+): SubsetClass<Picked<S, K, E>>;
+export function DefineSubset<S extends z.ZodRawShape, K extends keyof S & string, E extends z.ZodRawShape = {}>(
+  config: SubsetConfig<S, K>,
+  extra?: E,
+): SubsetClass<Picked<S, K, E>>;
 export function DefineSubset(
   source: AnyModelClass | SubsetConfig,
   fieldsOrExtra?: readonly string[] | z.ZodRawShape,

@@ -4,6 +4,8 @@ import { exclude, isModelInstance, jsonSchema, model, ref, serialization } from 
 
 class Tag extends model({ label: z.string(), internal: exclude(z.string().default('x')) }) {}
 
+class Parent extends model({ id: z.int(), title: z.string(), secret: exclude(z.string().default('s')) }) {}
+
 @serialization
 class Post extends model({
   id: z.int(),
@@ -11,7 +13,7 @@ class Post extends model({
   draft: z.boolean().default(false),
   notes: exclude(z.string().nullable()),
   tags: z.array(ref(() => Tag)).default([]),
-  parent: ref(() => Post).nullable(),
+  parent: ref(() => Parent).nullable(),
 }) {}
 
 describe('models', () => {
@@ -34,13 +36,13 @@ describe('models', () => {
   });
 
   it('@serialization leaves excluded fields out of toJSON, recursively', () => {
-    const post = new Post({ id: 1, title: 't', notes: 'secret', tags: [{ label: 'a', internal: 'i' }], parent: { id: 0, title: 'root', notes: 'n', parent: null } });
+    const post = new Post({ id: 1, title: 't', notes: 'secret', tags: [{ label: 'a', internal: 'i' }], parent: { id: 0, title: 'root', secret: 'n' } });
     expect(JSON.parse(JSON.stringify(post))).toEqual({
       id: 1,
       title: 't',
       draft: false,
       tags: [{ label: 'a' }],
-      parent: { id: 0, title: 'root', draft: false, tags: [], parent: null },
+      parent: { id: 0, title: 'root' },
     });
   });
 
@@ -49,7 +51,8 @@ describe('models', () => {
     expect(schema.required).toEqual(['id', 'title', 'draft', 'tags', 'parent']);
     expect(schema.properties.notes).toBeUndefined();
     expect(schema.properties.tags).toEqual({ type: 'array', items: { $ref: '#/$defs/Tag' } });
-    expect(schema.properties.parent).toEqual({ anyOf: [{ $ref: '#/$defs/Post' }, { type: 'null' }] });
+    expect(schema.properties.parent).toEqual({ anyOf: [{ $ref: '#/$defs/Parent' }, { type: 'null' }] });
+    expect(schema.$defs.Parent.required).toEqual(['id', 'title']);
     expect(schema.$defs.Tag).toMatchObject({ required: ['label'], properties: { label: { type: 'string' } } });
     expect((Post as unknown as { jsonSchema(): unknown }).jsonSchema()).toEqual(schema);
   });

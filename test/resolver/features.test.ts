@@ -229,7 +229,6 @@ describe('diagram validation', () => {
   it('reports @query on an instance method', () => {
     expect(() => {
       class Bad extends model({ id: z.int() }) {
-        // @ts-expect-error instance methods are not root operations
         @query({ returns: () => Bad }) notStatic() {}
       }
       return Bad;

@@ -1,0 +1,9 @@
+/**
+ * ergraph/usecase: HTTP routes generated from use-case service classes, with their OpenAPI
+ * document and an offline docs page.
+ */
+export { UseCaseService, UseCaseAppConfig, FromContext, snakeCase } from './service.js';
+export type { UseCaseServiceClass, UseCaseAppOptions, ContextExtractor, RequestContext, ServiceRoute } from './service.js';
+export { createUseCaseRouter } from './router.js';
+export { HttpError } from './errors.js';
+export { getReturnType, query, mutation } from '../er/operations.js';

@@ -1,0 +1,103 @@
+/**
+ * `createUseCaseRouter(config)`: one `POST /api/<service_snake_case>/<method>` route per service
+ * operation, plus `GET /openapi.json` and the `GET /docs` page. Each request goes through the
+ * same steps: context, body, arguments, call, result check.
+ */
+import { Hono, type Context as HonoContext } from 'hono';
+import { buildOpenApi } from './openapi.js';
+import { docsRoutes } from './docs.js';
+import { errorCode, HttpError } from './errors.js';
+import { serializeResult } from './serialize.js';
+import { serviceRoutes, type RequestContext, type ServiceRoute, type UseCaseAppConfig } from './service.js';
+
+type Step<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+async function readJson(c: HonoContext): Promise<Step<unknown>> {
+  const text = await c.req.text();
+  // No body at all is an empty argument object, so methods without arguments need none.
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const message = `the request body is not valid JSON: ${(error as Error).message}`;
+    return { ok: false, response: c.json({ error: 'invalid_json', message }, 400) };
+  }
+}
+
+function failure(c: HonoContext, error: unknown, route: ServiceRoute, config: UseCaseAppConfig): Response {
+  if (error instanceof HttpError) {
+    return c.json({ error: errorCode(error.status), message: error.message, ...error.details }, error.status);
+  }
+  config.onError(error, route);
+  // The message names the method only: exception text and stacks may carry internals.
+  return c.json({ error: 'internal_error', message: `${route.label} failed` }, 500);
+}
+
+async function arguments_(c: HonoContext, route: ServiceRoute, context: RequestContext): Promise<Step<object>> {
+  const raw = await readJson(c);
+  if (!raw.ok) return raw;
+  const body = route.body.safeParse(raw.value);
+  if (!body.success) {
+    return {
+      ok: false,
+      response: c.json({ error: 'validation_error', message: `invalid arguments for ${route.label}`, issues: body.error.issues }, 400),
+    };
+  }
+  const fromContext = route.fromContext.safeParse(context);
+  if (!fromContext.success) {
+    const keys = Object.keys(route.fromContext.shape).join(', ');
+    return {
+      ok: false,
+      response: c.json(
+        { error: 'context_error', message: `${route.label} needs ${keys} from the request context`, issues: fromContext.error.issues },
+        400,
+      ),
+    };
+  }
+  // Context values win: a body can never set an argument declared FromContext.
+  return { ok: true, value: { ...body.data, ...fromContext.data } };
+}
+
+function handle(route: ServiceRoute, config: UseCaseAppConfig) {
+  return async (c: HonoContext) => {
+    let context: RequestContext;
+    try {
+      context = await config.contextExtractor(c.req.raw, c);
+    } catch (error) {
+      return failure(c, error, route, config);
+    }
+    const args = await arguments_(c, route, context);
+    if (!args.ok) return args.response;
+    let result: unknown;
+    try {
+      result = await route.operation.fn.call(route.service, args.value, context);
+    } catch (error) {
+      return failure(c, error, route, config);
+    }
+    const out = serializeResult(route.operation.returns(), result);
+    if (!out.ok) {
+      config.onError(new Error(`${route.label} returned a value that does not match its declared return type`), route);
+      return c.json(
+        {
+          error: 'response_validation_error',
+          message: `${route.label} returned a value that does not match its declared return type`,
+          issues: out.issues,
+        },
+        500,
+      );
+    }
+    return c.json(out.value as object | null);
+  };
+}
+
+/** The Hono app serving a use-case app's routes, its OpenAPI document and its docs page. */
+export function createUseCaseRouter(config: UseCaseAppConfig): Hono {
+  const routes = serviceRoutes(config);
+  const app = new Hono();
+  for (const route of routes) app.post(route.path, handle(route, config));
+  let openapi: object | undefined;
+  // Built on first request: model classes referenced by thunks may be declared after the router.
+  app.get('/openapi.json', (c) => c.json((openapi ??= buildOpenApi(config, routes))));
+  app.route('/', docsRoutes(config.name));
+  return app;
+}

@@ -1,0 +1,189 @@
+/** `ergraph-migrate` end to end in temporary directories, through `main(argv)` and the bin. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main, type CliIO } from '../../codemods/cli.js';
+import { FIXTURES, readTree } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const dirs: string[] = [];
+
+function tempTree(fixture: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
+  dirs.push(dir);
+  cpSync(join(FIXTURES, fixture, 'input'), dir, { recursive: true });
+  return dir;
+}
+
+async function cli(cwd: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { cwd, stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+}
+
+/** One file carrying a v3, a v4 and a v5.4 form, so `upgrade` must chain three steps. */
+const ALL_VERSIONS = [
+  "import { ErDiagram, Entity, Relationship } from 'ergraph';",
+  "import { User, Task, usersById } from './entities';",
+  '',
+  'export const diagram = new ErDiagram({',
+  '  configs: [',
+  "    new Entity({ kls: Task, relationships: [new Relationship({ field: 'ownerId', targetKls: User, loader: usersById })] }),",
+  '  ],',
+  '});',
+  'export const AutoLoad = diagram.createAutoLoad();',
+  '',
+].join('\n');
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ergraph-migrate', () => {
+  it('lists the transforms', async () => {
+    const { code, out } = await cli(process.cwd(), 'list');
+    expect(code).toBe(0);
+    for (const name of ['v3-to-v4', 'v4-to-v5', 'v5.4-to-v5.5']) expect(out).toContain(name);
+  });
+
+  it('--dry-run prints unified diffs and a summary and writes nothing', async () => {
+    const dir = tempTree('v3-to-v4/load-by');
+    const before = readTree(dir);
+    const { code, out } = await cli(dir, 'v3-to-v4', '.', '--dry-run');
+    expect(code).toBe(0);
+    expect(out).toContain('--- a/views.ts\n+++ b/views.ts');
+    expect(out).toContain("-  owner: Annotated(ref(() => UserView).nullable(), LoadBy('ownerId')),");
+    expect(out).toContain('+  owner: Annotated(ref(() => UserView).nullable(), AutoLoad()),');
+    expect(out).toMatch(/v3-to-v4: 2 files scanned, 2 would change, 0 manual, 0 errors/);
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it('writes the migrated files and JSON and Markdown reports', async () => {
+    const dir = tempTree('v3-to-v4/manual');
+    const { code } = await cli(dir, 'v3-to-v4', '.', '--report', 'out/report.json');
+    expect(code).toBe(0);
+    expect(readFileSync(join(dir, 'entities.ts'), 'utf8')).toBe(
+      readFileSync(join(FIXTURES, 'v3-to-v4/manual/expected/entities.ts'), 'utf8'),
+    );
+    const json = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'));
+    expect(json.summary).toMatchObject({ files: 1, changed: 1, manual: 6, errors: 0 });
+    expect(json.files[0].manual[0]).toEqual({
+      line: 12,
+      column: 5,
+      reason: 'Relationship: spread options cannot be migrated safely',
+      transform: 'v3-to-v4',
+    });
+    const fresh = tempTree('v3-to-v4/manual');
+    const md = await cli(fresh, 'v3-to-v4', '.', '--dry-run', '--report', 'report.md');
+    expect(md.code).toBe(0);
+    const text = readFileSync(join(fresh, 'report.md'), 'utf8');
+    expect(text).toContain('# ergraph-migrate report');
+    expect(text).toContain('| `entities.ts:12:5` | v3-to-v4 | Relationship: spread options cannot be migrated safely |');
+  });
+
+  it('upgrade chains the steps in version order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'diagram.ts'), ALL_VERSIONS);
+    const { code, out } = await cli(dir, 'upgrade', '--from', '3', '--to', '5.5', '.');
+    expect(code).toBe(0);
+    expect(out).toContain('v3-to-v4 → v4-to-v5 → v5.4-to-v5.5: 1 files scanned, 1 changed');
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(
+      [
+        "import { ErDiagram, Entity, Relationship, configGlobalResolver } from 'ergraph';",
+        "import { User, Task, usersById } from './entities';",
+        '',
+        'export const diagram = new ErDiagram({',
+        '  entities: [',
+        "    new Entity({ kls: Task, relationships: [new Relationship({ fk: 'ownerId', target: User, name: 'owner', loader: usersById })] }),",
+        '  ],',
+        '});',
+        "export { AutoLoad } from 'ergraph';",
+        'configGlobalResolver(diagram);',
+        '',
+      ].join('\n'),
+    );
+    const again = await cli(dir, 'upgrade', '--from', '3', '--to', '5.5', '.');
+    expect(again.out).toContain('1 files scanned, 0 changed');
+  });
+
+  it('worker threads give the same result as one thread', async () => {
+    const one = tempTree('v3-to-v4/multiple-relationship');
+    const many = tempTree('v3-to-v4/multiple-relationship');
+    expect((await cli(one, 'v3-to-v4', '.', '--workers', '0')).code).toBe(0);
+    expect((await cli(many, 'v3-to-v4', '.', '--workers', '2')).code).toBe(0);
+    expect(readTree(many)).toEqual(readTree(one));
+    expect(readTree(one)).toEqual(readTree(join(FIXTURES, 'v3-to-v4/multiple-relationship/expected')));
+  });
+
+  it('refuses a dirty git tree unless --force', async () => {
+    const dir = tempTree('v4-to-v5/configs');
+    git(dir, 'init', '-q');
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-q', '-m', 'v4');
+    writeFileSync(join(dir, 'extra.ts'), 'export {};\n');
+    const before = readTree(dir);
+    const refused = await cli(dir, 'v4-to-v5', '.');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('uncommitted changes');
+    expect(readTree(dir)).toEqual(before);
+    const forced = await cli(dir, 'v4-to-v5', '.', '--force');
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toContain('  entities: [');
+  });
+
+  it('--ignore skips matching paths', async () => {
+    const dir = tempTree('v3-to-v4/load-by');
+    const before = readFileSync(join(dir, 'views.ts'), 'utf8');
+    const { code, out } = await cli(dir, 'v3-to-v4', '.', '--ignore', '**/views.ts');
+    expect(code).toBe(0);
+    expect(out).toContain('1 files scanned, 1 changed');
+    expect(readFileSync(join(dir, 'views.ts'), 'utf8')).toBe(before);
+  });
+
+  it('exit 1 on a file that does not parse, which is left as is and reported', async () => {
+    const dir = tempTree('v4-to-v5/configs');
+    const broken = "import { ErDiagram } from 'ergraph';\nnew ErDiagram({ configs: [ });\n";
+    writeFileSync(join(dir, 'broken.ts'), broken);
+    const { code, err } = await cli(dir, 'v4-to-v5', '.', '--report', 'r.json');
+    expect(code).toBe(1);
+    expect(err).toMatch(/error: .*broken\.ts:2:\d+: .* \(left unchanged\)/);
+    expect(readFileSync(join(dir, 'broken.ts'), 'utf8')).toBe(broken);
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toContain('entities: [');
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).summary.errors).toBe(1);
+  });
+
+  it('exit 3 with --fail-on-manual when manual work is left, 0 without', async () => {
+    const dir = tempTree('v4-to-v5/manual');
+    const strict = await cli(dir, 'v4-to-v5', '.', '--dry-run', '--fail-on-manual');
+    expect(strict.code).toBe(3);
+    expect(strict.out).toContain('manual: diagram.ts:5:23 [v4-to-v5]');
+    expect((await cli(dir, 'v4-to-v5', '.', '--dry-run')).code).toBe(0);
+  });
+
+  it('exit 2 on usage errors', async () => {
+    expect((await cli(process.cwd(), 'no-such-transform', '.')).code).toBe(2);
+    expect((await cli(process.cwd(), 'upgrade', '--from', '5.5', '--to', '3', '.')).code).toBe(2);
+    expect((await cli(process.cwd(), 'upgrade', '--from', 'x', '--to', '4', '.')).code).toBe(2);
+    expect((await cli(process.cwd(), 'v3-to-v4')).code).toBe(2);
+    expect((await cli(process.cwd(), 'v3-to-v4', '.', '--report', 'r.txt', '--dry-run')).code).toBe(2);
+  });
+
+  it('the bin launcher runs the CLI from the sources', () => {
+    const dir = tempTree('v4-to-v5/configs');
+    const run = spawnSync(process.execPath, [BIN, 'v4-to-v5', '.', '--dry-run'], { cwd: dir, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('+  entities: [');
+    const usage = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '3', '.'], { cwd: dir, encoding: 'utf8' });
+    expect(usage.status).toBe(2);
+  });
+});

@@ -38,7 +38,7 @@ export class TaskService extends UseCaseService {
   }
 
   @mutation({ args: { title: z.string().min(1), userId: FromContext(z.int()) }, returns: () => Task })
-  static async createTask(this: typeof TaskService, { title, userId }: { title: string; userId: number }) {
+  static async createTask({ title, userId }: { title: string; userId: number }) {
     const task = new Task({ id: tasks.length + 1, title, owner: owners.find((o) => o.id === userId) ?? null });
     tasks.push(task);
     return task;

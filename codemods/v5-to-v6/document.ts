@@ -1,0 +1,251 @@
+/**
+ * The text edits that turn one v5 GraphQL document into its v6 grouped form. Only root-level
+ * selections change: operations, fragments on the root types, and inline fragments at the root.
+ * A run of adjacent flat fields of one entity becomes one group,
+ *
+ *   userGetAll(limit: 5) { id }   →   User { userGetAll: getAll(limit: 5) { id } }
+ *
+ * and every flat field keeps the response key the client reads (its alias, or the flat name as a
+ * new alias) one level down: `data.userGetAll` moves to `data.User.userGetAll`. Each move is
+ * returned so the report can list the paths client code must follow.
+ */
+import {
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { groupsOf, rootType, type FlatIndex, type FlatTarget, type OperationKind } from '../../compat/flat-index.js';
+import type { Edit } from '../lib/edits.js';
+
+export interface MovedPath {
+  /** Operation name (`null` for an anonymous one) or fragment the field sits in. */
+  where: { operation: string | null } | { fragment: string };
+  /** The v5 path under `data`, e.g. `['userGetAll']`. */
+  from: string[];
+  /** The v6 path under `data`, e.g. `['User', 'userGetAll']`. */
+  to: string[];
+  target: Pick<FlatTarget, 'entity' | 'method' | 'flatName'>;
+  /** Offset of the v5 field in the document text. */
+  offset: number;
+}
+
+export interface DocumentProblem {
+  /** Offset in the document text. */
+  offset: number;
+  reason: string;
+}
+
+export interface DocumentRewrite {
+  edits: Edit[];
+  moves: MovedPath[];
+  problems: DocumentProblem[];
+}
+
+export interface DocumentRewriteOptions {
+  /**
+   * `true` (default): alias each method with the v5 response key so only the path moves.
+   * `false`: drop the generated aliases; the leaf key becomes the method name.
+   */
+  keepResponseKeys?: boolean;
+  /** Offsets that belong to template interpolations, not to GraphQL written in the document. */
+  isPlaceholder?: (offset: number) => boolean;
+}
+
+interface Context {
+  text: string;
+  kind: OperationKind;
+  rootName: string;
+  groups: ReadonlySet<string>;
+  index: FlatIndex;
+  keep: boolean;
+  isPlaceholder: (offset: number) => boolean;
+  where: MovedPath['where'];
+  out: DocumentRewrite;
+  /** Set only at the top level of a mutation operation, where group order is execution order. */
+  mutationOrder: { last: string | null; seen: Map<string, number> } | null;
+}
+
+type RunItem = { field: FieldNode; target: FlatTarget };
+
+const eolOf = (text: string): string => (text.includes('\r\n') ? '\r\n' : '\n');
+
+function indentAt(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+}
+
+/** The field's text with its name switched to the method, and the response key it now has. */
+function renamedField(ctx: Context, { field, target }: RunItem): { text: string; key: string } {
+  const start = field.loc!.start;
+  const full = ctx.text.slice(start, field.loc!.end);
+  const nameStart = field.name.loc!.start - start;
+  const nameEnd = field.name.loc!.end - start;
+  if (field.alias) {
+    if (field.alias.value === target.method) {
+      // `getAll: userGetAll` would become `getAll: getAll`; the alias says nothing any more.
+      return { text: target.method + full.slice(nameEnd), key: target.method };
+    }
+    return { text: full.slice(0, nameStart) + target.method + full.slice(nameEnd), key: field.alias.value };
+  }
+  const key = ctx.keep ? field.name.value : target.method;
+  const name = ctx.keep && key !== target.method ? `${key}: ${target.method}` : target.method;
+  return { text: name + full.slice(nameEnd), key };
+}
+
+function emitRun(ctx: Context, run: readonly RunItem[]): void {
+  const { text } = ctx;
+  const entity = run[0]!.target.entity;
+  const start = run[0]!.field.loc!.start;
+  const end = run[run.length - 1]!.field.loc!.end;
+
+  let groupKey = entity;
+  if (ctx.mutationOrder) {
+    const { seen, last } = ctx.mutationOrder;
+    const count = seen.get(entity) ?? 0;
+    // graphql-js merges equal root keys into the first occurrence, which would run this group's
+    // mutations before the other entity's ones written above them: a fresh alias keeps the order.
+    if (count > 0 && last !== entity) groupKey = `${entity}_${count + 1}`;
+    seen.set(entity, count + 1);
+    ctx.mutationOrder.last = entity;
+  }
+
+  let body = '';
+  let cursor = start;
+  for (const item of run) {
+    const { text: fieldText, key } = renamedField(ctx, item);
+    body += text.slice(cursor, item.field.loc!.start) + fieldText;
+    cursor = item.field.loc!.end;
+    const from = [item.field.alias?.value ?? item.field.name.value];
+    ctx.out.moves.push({
+      where: ctx.where,
+      from,
+      to: [groupKey, key],
+      target: { entity, method: item.target.method, flatName: item.target.flatName },
+      offset: item.field.loc!.start,
+    });
+  }
+  const head = groupKey === entity ? entity : `${groupKey}: ${entity}`;
+  let replacement: string;
+  // Block strings keep their meaning only at their indentation, so they are never re-indented.
+  if (body.includes('\n') && !body.includes('"""')) {
+    const eol = eolOf(text);
+    const indent = indentAt(text, start);
+    const step = /^\t+$/.test(indent) ? '\t' : '  ';
+    const shifted = body.replace(/\n(?![\r\n])/g, `\n${step}`);
+    replacement = `${head} {${eol}${indent}${step}${shifted}${eol}${indent}}`;
+  } else {
+    replacement = `${head} { ${body} }`;
+  }
+  ctx.out.edits.push({ start, end, text: replacement });
+}
+
+function rewriteRoot(ctx: Context, set: SelectionSetNode): void {
+  let run: RunItem[] = [];
+  const flush = () => {
+    if (run.length > 0) emitRun(ctx, run);
+    run = [];
+  };
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const name = selection.name.value;
+      if (name.startsWith('__') || ctx.groups.has(name) || ctx.isPlaceholder(selection.name.loc!.start)) {
+        flush();
+        continue;
+      }
+      const targets = ctx.index[ctx.kind].get(name) ?? [];
+      if (targets.length !== 1) {
+        flush();
+        ctx.out.problems.push({
+          offset: selection.loc!.start,
+          reason:
+            targets.length === 0
+              ? `\`${name}\` is neither a v5 flat ${ctx.kind} field nor a v6 group of the given schema`
+              : `\`${name}\` is ambiguous: it is the v5 name of ${targets.map((t) => `${t.entity}.${t.method}`).join(' and ')}`,
+        });
+        continue;
+      }
+      const target = targets[0]!;
+      if (run.length > 0 && run[0]!.target.entity !== target.entity) flush();
+      run.push({ field: selection, target });
+      continue;
+    }
+    flush();
+    // Anything between two groups of a mutation may run other mutations: start afresh.
+    if (ctx.mutationOrder) ctx.mutationOrder.last = null;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition?.name.value;
+      if (condition === undefined || condition === ctx.rootName) {
+        rewriteRoot({ ...ctx, mutationOrder: null }, selection.selectionSet);
+      }
+    }
+  }
+  flush();
+}
+
+/** The edits for one parsed document; `text` is the exact text it was parsed from. */
+export function rewriteDocument(
+  document: DocumentNode,
+  text: string,
+  schema: GraphQLSchema,
+  index: FlatIndex,
+  options: DocumentRewriteOptions = {},
+): DocumentRewrite {
+  const out: DocumentRewrite = { edits: [], moves: [], problems: [] };
+  const rootNames: Record<OperationKind, string> = {
+    query: rootType(schema, 'query')?.name ?? 'Query',
+    mutation: rootType(schema, 'mutation')?.name ?? 'Mutation',
+  };
+  const groups: Record<OperationKind, Set<string>> = {
+    query: new Set(groupsOf(schema, 'query').map((g) => g.entity)),
+    mutation: new Set(groupsOf(schema, 'mutation').map((g) => g.entity)),
+  };
+  const base = {
+    text,
+    index,
+    keep: options.keepResponseKeys ?? true,
+    isPlaceholder: options.isPlaceholder ?? (() => false),
+    out,
+  };
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      if (definition.operation === OperationTypeNode.SUBSCRIPTION) continue;
+      const kind: OperationKind = definition.operation === OperationTypeNode.MUTATION ? 'mutation' : 'query';
+      rewriteRoot(
+        {
+          ...base,
+          kind,
+          rootName: rootNames[kind],
+          groups: groups[kind],
+          where: { operation: definition.name?.value ?? null },
+          mutationOrder: kind === 'mutation' ? { last: null, seen: new Map() } : null,
+        },
+        definition.selectionSet,
+      );
+    } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      const on = definition.typeCondition.name.value;
+      const kind = on === rootNames.query ? 'query' : on === rootNames.mutation ? 'mutation' : null;
+      if (!kind) continue;
+      rewriteRoot(
+        {
+          ...base,
+          kind,
+          rootName: on,
+          groups: groups[kind],
+          where: { fragment: definition.name.value },
+          mutationOrder: null,
+        },
+        definition.selectionSet,
+      );
+    }
+  }
+  return out;
+}
+
+/** `data.userGetAll → data.User.userGetAll`, the way reports print a move. */
+export function describeMove(move: MovedPath): string {
+  const where = 'operation' in move.where ? `operation ${move.where.operation ?? '(anonymous)'}` : `fragment ${move.where.fragment}`;
+  return `data.${move.from.join('.')} → data.${move.to.join('.')} (${move.target.entity}.${move.target.method}, ${where})`;
+}

@@ -1,0 +1,83 @@
+/**
+ * GraphQL documents inside TypeScript/JavaScript: `gql`/`graphql` tagged templates and the
+ * string or template arguments of `graphql(...)` calls. Each is returned as the exact slice of
+ * the file it occupies, so an offset in the document is an offset in the file plus `start`.
+ */
+import { ts } from '../lib/parse.js';
+
+const TAGS = new Set(['gql', 'graphql']);
+
+export interface EmbeddedDocument {
+  /** The node whose line gets a TODO marker (the tagged template or the call). */
+  node: ts.Node;
+  /** File offset of the document's first character. */
+  start: number;
+  /** The document's text as written in the file (quotes and backticks excluded). */
+  raw: string;
+  /** `${...}` interpolations, as [start, end) offsets into `raw`. */
+  holes: Array<readonly [number, number]>;
+}
+
+function tagName(tag: ts.Expression): string | undefined {
+  if (ts.isIdentifier(tag)) return tag.text;
+  // `graphql<Result>` style generics on the tag, and `gql` reached through a namespace.
+  if (ts.isPropertyAccessExpression(tag)) return tag.name.text;
+  return undefined;
+}
+
+function fromLiteral(node: ts.Node, literal: ts.Expression, sf: ts.SourceFile): EmbeddedDocument | undefined {
+  const source = sf.text;
+  if (ts.isStringLiteral(literal) || ts.isNoSubstitutionTemplateLiteral(literal)) {
+    const start = literal.getStart(sf) + 1;
+    return { node, start, raw: source.slice(start, literal.getEnd() - 1), holes: [] };
+  }
+  if (ts.isTemplateExpression(literal)) {
+    const start = literal.getStart(sf) + 1;
+    const holes: Array<readonly [number, number]> = [];
+    let previous: ts.Node = literal.head;
+    for (const span of literal.templateSpans) {
+      // From the `${` that ends the previous literal part to the `}` that starts the next one.
+      holes.push([previous.getEnd() - 2 - start, span.literal.getStart(sf) + 1 - start]);
+      previous = span.literal;
+    }
+    return { node, start, raw: source.slice(start, literal.getEnd() - 1), holes };
+  }
+  return undefined;
+}
+
+export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
+  const found: EmbeddedDocument[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isTaggedTemplateExpression(node)) {
+      const name = tagName(node.tag);
+      if (name && TAGS.has(name)) {
+        const doc = fromLiteral(node, node.template, sf);
+        if (doc) found.push(doc);
+      }
+    } else if (ts.isCallExpression(node)) {
+      const name = tagName(node.expression);
+      if (name && TAGS.has(name)) {
+        for (const arg of node.arguments) {
+          const doc = fromLiteral(node, arg, sf);
+          if (doc) found.push(doc);
+        }
+      }
+    }
+    node.forEachChild(visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/**
+ * The text the GraphQL parser reads: interpolations become blanks of the same length (a
+ * `${fragment}` between definitions) or, with `asNames`, a run of `_` (an interpolation standing
+ * for fields). JavaScript escapes outside GraphQL text (`\n` in a quoted string) become blanks.
+ */
+export function parseableText(doc: EmbeddedDocument, asNames: boolean): string {
+  const chars = doc.raw.replace(/\\[nrt]/g, '  ').split('');
+  for (const [start, end] of doc.holes) {
+    for (let i = start; i < end; i++) chars[i] = asNames ? '_' : chars[i] === '\n' ? '\n' : ' ';
+  }
+  return chars.join('');
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { buildSchema, parse } from 'graphql';
+import { applyFile, applyToFiles } from '../../codemods/apply.js';
+import { ParseError, type TransformOptions } from '../../codemods/types.js';
+import { transform } from '../../codemods/v5-to-v6/index.js';
+import { findEmbeddedDocuments } from '../../codemods/v5-to-v6/embedded.js';
+import { parseSource } from '../../codemods/lib/parse.js';
+import { FIXTURES, comments, readTree } from './helpers.js';
+
+const APP = join(FIXTURES, 'v5-to-v6', 'app');
+const schema = buildSchema(readFileSync(join(APP, 'schema.graphql'), 'utf8'));
+const options: TransformOptions = { schema };
+
+const run = (source: string, file = 'input.ts', opts: TransformOptions = options) =>
+  transform.apply(source, { file, facts: [], options: opts });
+
+describe('v5-to-v6 fixtures: a small v5 app', () => {
+  const input = readTree(join(APP, 'input'));
+  const expected = readTree(join(APP, 'expected'));
+  const first = applyToFiles(transform, input, options);
+
+  it('produces the expected files', () => {
+    expect([...first.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [file, outcome] of first) {
+      expect(outcome.error, file).toBeUndefined();
+      expect(outcome.result?.output, file).toBe(expected.get(file));
+    }
+  });
+
+  it('is idempotent: a second run changes nothing and reports no moves', () => {
+    for (const [file, outcome] of applyToFiles(transform, expected, options)) {
+      expect(outcome.result?.output, file).toBe(expected.get(file));
+      expect(outcome.result?.notes, file).toEqual([]);
+      // Still-unresolved documents are reported again; helper uses are not (their import is gone,
+      // the markers from the first run stay in the text).
+      const before = first.get(file)?.result?.manual.map((m) => m.reason) ?? [];
+      for (const m of outcome.result?.manual ?? []) expect(before, file).toContain(m.reason);
+    }
+  });
+
+  it('keeps comments and produces parsable output', () => {
+    for (const [file, source] of input) {
+      const output = expected.get(file)!;
+      if (file.endsWith('.ts')) {
+        expect(() => parseSource(output, file)).not.toThrow();
+        for (const c of comments(source)) expect(comments(output), c).toContain(c);
+      } else {
+        expect(() => parse(output)).not.toThrow();
+        for (const c of source.match(/#.*/g) ?? []) expect(output).toContain(c);
+      }
+    }
+  });
+
+  it('leaves text outside GraphQL documents, MCP calls and naming imports byte-identical', () => {
+    const file = 'src/queries.ts';
+    const strip = (text: string) => {
+      const sf = parseSource(text, file);
+      let out = text;
+      for (const doc of findEmbeddedDocuments(sf).reverse()) out = out.slice(0, doc.start) + '<doc>' + out.slice(doc.start + doc.raw.length);
+      return out
+        .split('\n')
+        .filter((l) => !l.includes('TODO(ergraph-migrate)') && !l.startsWith('import {'))
+        .join('\n');
+    };
+    expect(strip(expected.get(file)!)).toBe(strip(input.get(file)!));
+  });
+
+  it('marks in the output exactly the places it reports as manual', () => {
+    for (const [file, outcome] of first) {
+      const markers = (outcome.result?.output.match(/(\/\/|#) TODO\(ergraph-migrate\): .*/g) ?? []).map((m) => m.replace(/^(\/\/|#) TODO\(ergraph-migrate\): /, ''));
+      expect(new Set(markers), file).toEqual(new Set(outcome.result?.manual.map((m) => m.reason)));
+    }
+  });
+
+  it('reports each moved response path', () => {
+    const notes = first.get('queries/users.graphql')!.result!.notes;
+    expect(notes).toEqual([
+      'queries/users.graphql:3: data.userGetAll → data.User.userGetAll (User.getAll, operation Users)',
+      'queries/users.graphql:9: data.first → data.User.first (User.byId, operation Users)',
+    ]);
+  });
+});
+
+describe('v5-to-v6 documents', () => {
+  it('groups a flat field, keeping its response key as an alias', () => {
+    expect(run('query { userGetAll(limit: 5) { id } }', 'a.graphql').output).toBe(
+      'query { User { userGetAll: getAll(limit: 5) { id } } }',
+    );
+  });
+
+  it('keeps an existing alias and drops one that would repeat the method name', () => {
+    expect(run('{ users: userGetAll { id } getAll: userGetAll { name } }', 'a.graphql').output).toBe(
+      '{ User { users: getAll { id } getAll { name } } }',
+    );
+  });
+
+  it('with keepResponseKeys: false, writes bare method names', () => {
+    expect(run('{ userGetAll { id } }', 'a.gql', { schema, keepResponseKeys: false }).output).toBe('{ User { getAll { id } } }');
+  });
+
+  it('carries directives and rewrites inline fragments on the root', () => {
+    expect(run('query ($s: Boolean!) { ... on Query { userById(id: 1) @skip(if: $s) { id } } ... { taskById(id: 1) { id } } }', 'a.graphql').output).toBe(
+      'query ($s: Boolean!) { ... on Query { User { userById: byId(id: 1) @skip(if: $s) { id } } } ... { Task { taskById: byId(id: 1) { id } } } }',
+    );
+  });
+
+  it('leaves fragments on entity types and nested fields alone', () => {
+    const source = 'fragment U on User { userGetAll: name tasks { id } }\n';
+    expect(run(source, 'a.graphql').output).toBe(source);
+  });
+
+  it('reports a name two v6 methods share as ambiguous instead of guessing', () => {
+    const clash = buildSchema('type Query { User: UserQuery! } type UserQuery { get_all: [Int!]! getAll: [Int!]! }');
+    const result = run('{\n  userGetAll\n}\n', 'a.graphql', { schema: clash });
+    expect(result.manual).toEqual([
+      { line: 2, column: 3, reason: '`userGetAll` is ambiguous: it is the v5 name of User.get_all and User.getAll' },
+    ]);
+    expect(result.output).toBe('{\n  # TODO(ergraph-migrate): `userGetAll` is ambiguous: it is the v5 name of User.get_all and User.getAll\n  userGetAll\n}\n');
+  });
+
+  it('refuses an unparsable .graphql file with a ParseError pointing at the spot', () => {
+    const outcome = applyFile(transform, 'query {\n  userGetAll {\n', 'broken.graphql', [], options);
+    expect(outcome.error).toBeInstanceOf(ParseError);
+    expect(outcome.error).toMatchObject({ file: 'broken.graphql', line: 3, column: 1 });
+    expect(outcome.result).toBeUndefined();
+  });
+
+  it('refuses a .ts file whose gql template does not parse, pointing into the file', () => {
+    const source = "import { gql } from 'graphql-tag';\nconst ok = gql`{ userGetAll { id } }`;\nconst bad = gql`\n  query { userById(id: ) { id } }\n`;\n";
+    const outcome = applyFile(transform, source, 'bad.ts', [], options);
+    expect(outcome.error).toBeInstanceOf(ParseError);
+    expect(outcome.error).toMatchObject({ file: 'bad.ts', line: 4, column: 24 });
+  });
+
+  it('asks for the schema when it is missing', () => {
+    expect(() => run('{ userGetAll { id } }', 'a.graphql', {})).toThrow(/--schema/);
+  });
+
+  it('treats an interpolation inside a selection set as fields', () => {
+    const source = 'const q = gql`query { userById(id: 1) { ${FIELDS} } }`;\n';
+    expect(run(source).output).toBe('const q = gql`query { User { userById: byId(id: 1) { ${FIELDS} } } }`;\n');
+  });
+
+  it('skips an interpolation standing for a root field', () => {
+    const source = 'const q = gql`query { ${ROOT} taskById(id: 1) { id } }`;\n';
+    const result = run(source);
+    expect(result.output).toBe('const q = gql`query { ${ROOT} Task { taskById: byId(id: 1) { id } } }`;\n');
+    expect(result.manual).toEqual([]);
+  });
+
+  it('rewrites graphql(...) calls with a string or template argument, and the documents inside them only', () => {
+    const source = [
+      "const a = graphql('{ taskById(id: 1) { id } }');",
+      'const b = graphql(`query Q { userListItems2Fa }`, { variables: {} });',
+      "const c = other('{ taskById(id: 1) { id } }');",
+      '',
+    ].join('\n');
+    expect(run(source).output).toBe(
+      [
+        "const a = graphql('{ Task { taskById: byId(id: 1) { id } } }');",
+        'const b = graphql(`query Q { User { userListItems2Fa: list_items_2fa } }`, { variables: {} });',
+        "const c = other('{ taskById(id: 1) { id } }');",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('returns the input itself when nothing changes', () => {
+    const source = 'export const x = 1;\n';
+    expect(run(source).output).toBe(source);
+  });
+});
+
+describe('v5-to-v6 MCP calls and naming helpers', () => {
+  it('rewrites callTool and direct calls, keeping quote style and other arguments', () => {
+    const source = [
+      "await client.callTool({ name: 'get_mutation_schema', arguments: { app_name: 'x', name: 'userRename' } });",
+      'await get_query_schema({ name: `taskGetAll`, response_type: "sdl" });',
+      "await client.callTool({ name: 'list_queries', arguments: { name: 'userGetAll' } });",
+      '',
+    ].join('\n');
+    expect(run(source).output).toBe(
+      [
+        "await client.callTool({ name: 'get_mutation_schema', arguments: { app_name: 'x', entity: 'User', method: 'rename' } });",
+        'await get_query_schema({ entity: `Task`, method: `getAll`, response_type: "sdl" });',
+        "await client.callTool({ name: 'list_queries', arguments: { name: 'userGetAll' } });",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports a flat name the schema does not know', () => {
+    const result = run("get_query_schema({ name: 'userNope' });\n");
+    expect(result.manual).toEqual([
+      { line: 1, column: 20, reason: 'MCP get_query_schema: `userNope` is not a v5 flat name in the given schema; pass { entity, method }' },
+    ]);
+  });
+
+  it('removes unused helper imports from the middle and the end of a list', () => {
+    expect(run("import { A, toCamelCase, B } from 'ergraph';\nimport { C, toCamelCase as t, toGraphqlFieldName } from 'ergraph';\n").output).toBe(
+      "import { A, B } from 'ergraph';\nimport { C } from 'ergraph';\n",
+    );
+  });
+
+  it('keeps a used helper visible: replaced by groupTypeName, every use marked', () => {
+    const source = "import { groupTypeName, toGraphqlFieldName } from 'ergraph';\nconst a = toGraphqlFieldName('User', 'get_all');\n";
+    const result = run(source);
+    expect(result.output).toBe(
+      "import { groupTypeName } from 'ergraph';\n// TODO(ergraph-migrate): toGraphqlFieldName was removed in v6: use groupTypeName(entity, suffix) or the entity and method names\nconst a = toGraphqlFieldName('User', 'get_all');\n",
+    );
+    expect(run(result.output).output).toBe(result.output);
+  });
+
+  it('leaves helpers imported from other packages alone', () => {
+    const source = "import { toCamelCase } from 'lodash-ish';\ntoCamelCase('a');\n";
+    expect(run(source).output).toBe(source);
+  });
+});

@@ -29,3 +29,28 @@ export { DefineSubset, SubsetConfig, AutoLoad, subsetOf } from './resolver/subse
 export type { SubsetClass } from './resolver/subset.js';
 export { Resolver, configGlobalResolver, configResolver } from './resolver/resolver.js';
 export type { ResolverOptions } from './resolver/resolver.js';
+
+// GraphQL v6: grouped schema, executor, GraphiQL page.
+export {
+  GraphQLHandler,
+  SchemaBuilder,
+  buildExecutableSchema,
+  groupTypeName,
+  resultTypeName,
+  GraphQLDateTime,
+  graphiqlHtml,
+  GRAPHIQL_ASSETS,
+} from './graphql/index.js';
+export type {
+  GraphQLHandlerOptions,
+  ExecuteOptions,
+  ExecutionResponse,
+  SchemaContribution,
+  BuiltSchema,
+  SchemaOptions,
+  ObjectFieldsContribution,
+  TypeRegistry,
+  GroupInfo,
+  GraphiqlOptions,
+  Run,
+} from './graphql/index.js';

@@ -1,0 +1,62 @@
+/**
+ * The GraphiQL page (spec 4.1: an IDE with schema explorer and query history). It loads React,
+ * GraphiQL and the explorer plugin from asset URLs the HTTP layer serves out of the installed
+ * packages, so it works offline; GraphiQL 3 keeps its history plugin built in.
+ */
+export interface GraphiqlOptions {
+  /** Where the page sends queries. */
+  endpoint?: string;
+  /** Base URL of the assets (see `GRAPHIQL_ASSETS`); defaults to `<endpoint>/assets`. */
+  assetsPath?: string;
+  title?: string;
+}
+
+/** Asset file name → the installed package and the file inside it. */
+export const GRAPHIQL_ASSETS: Readonly<Record<string, { pkg: string; file: string; type: string }>> = {
+  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript' },
+  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript' },
+  'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript' },
+  'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css' },
+  'plugin-explorer.umd.js': { pkg: '@graphiql/plugin-explorer', file: 'dist/index.umd.js', type: 'text/javascript' },
+  'plugin-explorer.css': { pkg: '@graphiql/plugin-explorer', file: 'dist/style.css', type: 'text/css' },
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Safe inside a <script>: JSON with `<` escaped so a value cannot close the tag. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export function graphiqlHtml(options: GraphiqlOptions = {}): string {
+  const endpoint = options.endpoint ?? '/graphql';
+  const assets = (options.assetsPath ?? `${endpoint.replace(/\/$/, '')}/assets`).replace(/\/$/, '');
+  const title = escapeHtml(options.title ?? 'ergraph GraphiQL');
+  const url = (name: keyof typeof GRAPHIQL_ASSETS) => escapeHtml(`${assets}/${name}`);
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title}</title>
+    <style>body { margin: 0; height: 100vh; overflow: hidden; } #graphiql { height: 100vh; }</style>
+    <link rel="stylesheet" href="${url('graphiql.min.css')}" />
+    <link rel="stylesheet" href="${url('plugin-explorer.css')}" />
+    <script src="${url('react.production.min.js')}"></script>
+    <script src="${url('react-dom.production.min.js')}"></script>
+    <script src="${url('graphiql.min.js')}"></script>
+    <script src="${url('plugin-explorer.umd.js')}"></script>
+  </head>
+  <body>
+    <div id="graphiql">Loading GraphiQL…</div>
+    <script>
+      const endpoint = new URL(${scriptJson(endpoint)}, window.location.href).toString();
+      const fetcher = GraphiQL.createFetcher({ url: endpoint });
+      const explorer = GraphiQLPluginExplorer.explorerPlugin();
+      ReactDOM.createRoot(document.getElementById('graphiql')).render(
+        React.createElement(GraphiQL, { fetcher, plugins: [explorer], defaultEditorToolsVisibility: true }),
+      );
+    </script>
+  </body>
+</html>
+`;
+}

@@ -1,0 +1,12 @@
+/** GraphQL v6: the grouped schema of an ER diagram, its executor and the GraphiQL page. */
+export { GraphQLHandler } from './handler.js';
+export type { GraphQLHandlerOptions, ExecuteOptions, ExecutionResponse } from './handler.js';
+export { SchemaBuilder, buildExecutableSchema } from './schema.js';
+export type { SchemaContribution, BuiltSchema } from './schema.js';
+export type { SchemaOptions, ObjectFieldsContribution, TypeRegistry } from './registry.js';
+export type { GroupInfo } from './operations.js';
+export { groupTypeName, resultTypeName } from './names.js';
+export { GraphQLDateTime } from './scalars.js';
+export { graphiqlHtml, GRAPHIQL_ASSETS } from './graphiql.js';
+export type { GraphiqlOptions } from './graphiql.js';
+export type { Run } from './run.js';

@@ -1,0 +1,119 @@
+/**
+ * The grouped roots (spec 4.2): `Query.<Entity>: <Entity>Query!` and
+ * `Mutation.<Entity>: <Entity>Mutation!`, one field per operation inside each group. Arguments
+ * are parsed with zod before the method runs; the method gets `this` = the entity class, the
+ * parsed args and the request context.
+ */
+import { GraphQLError, GraphQLNonNull, GraphQLObjectType, type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
+import { z } from 'zod';
+import type { EntityInfo } from '../er/diagram.js';
+import { ConfigError } from '../er/errors.js';
+import type { Operation, OperationKind } from '../er/operations.js';
+import { describeField, type FieldInfo } from '../er/schema.js';
+import { argumentsFor, toZodInput } from './input.js';
+import { groupTypeName, upperFirst, type GroupSuffix } from './names.js';
+import { outputTypeFor } from './output.js';
+import type { TypeRegistry } from './registry.js';
+import { levelOf, needsResolve, resolveModels, type Run } from './run.js';
+
+/** What one root field of the grouped schema stands for; validation and MCP read it. */
+export interface GroupInfo {
+  entity: string;
+  kind: OperationKind;
+  typeName: string;
+  methods: string[];
+}
+
+const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+const suffixOf = (kind: OperationKind): GroupSuffix => (kind === 'query' ? 'Query' : 'Mutation');
+
+/**
+ * The value of a mutation group field. graphql-js runs only top-level mutation fields one
+ * after another; the methods inside one group are chained here, in document order (the order
+ * graphql-js calls their resolvers in).
+ */
+class MutationGroup {
+  private tail: Promise<unknown> = Promise.resolve();
+  after<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(step);
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
+const QUERY_GROUP = Object.freeze({});
+
+/** Root fields for every entity with operations of `kind`, plus what each group holds. */
+export function groupFields(
+  types: TypeRegistry,
+  kind: OperationKind,
+): { fields: GraphQLFieldConfigMap<unknown, Run>; groups: Map<string, GroupInfo> } {
+  const fields: GraphQLFieldConfigMap<unknown, Run> = {};
+  const groups = new Map<string, GroupInfo>();
+  for (const entity of types.diagram.entityInfos().values()) {
+    const operations = kind === 'query' ? entity.queries : entity.mutations;
+    if (!operations.length) continue;
+    const typeName = groupTypeName(entity.name, suffixOf(kind));
+    types.claim(typeName, `the ${kind} group of entity ${entity.name}`);
+    const groupType = new GraphQLObjectType<unknown, Run>({
+      name: typeName,
+      description: `${upperFirst(kind)} methods of ${entity.name}`,
+      fields: () => Object.fromEntries(operations.map((op) => [op.name, operationField(types, entity, op)])),
+    });
+    for (const op of operations) checkOperationName(entity, op);
+    fields[entity.name] = {
+      type: new GraphQLNonNull(groupType),
+      description: entity.kls.schema.description,
+      resolve: kind === 'mutation' ? () => new MutationGroup() : () => QUERY_GROUP,
+    };
+    groups.set(entity.name, { entity: entity.name, kind, typeName, methods: operations.map((op) => op.name) });
+  }
+  return { fields, groups };
+}
+
+function checkOperationName(entity: EntityInfo, op: Operation) {
+  const where = `${entity.name}.${op.methodName}`;
+  if (op.name.startsWith('__')) throw new ConfigError(`${where}: '${op.name}' is reserved (names starting with __ belong to GraphQL)`);
+  if (!NAME.test(op.name)) throw new ConfigError(`${where}: '${op.name}' is not a valid GraphQL field name`);
+}
+
+function operationField(types: TypeRegistry, entity: EntityInfo, op: Operation): GraphQLFieldConfig<unknown, Run> {
+  const where = `${entity.name}.${op.name}`;
+  const returns = describeField(op.returns());
+  const argsSchema = z.object(op.args);
+  const invoke = async (rawArgs: Record<string, unknown>, run: Run) => {
+    const parsed = argsSchema.safeParse(toZodInput(op.args, rawArgs));
+    if (!parsed.success) throw invalidArguments(where, parsed.error);
+    const value = adapt(returns, await op.fn.call(entity.kls, parsed.data, run.context), run.fromAttributes);
+    if (needsResolve(run, value)) await resolveModels(run, value);
+    return value;
+  };
+  return {
+    type: outputTypeFor(types, returns, where),
+    description: op.description,
+    args: argumentsFor(types, op.args, where, entity.name + upperFirst(op.name)),
+    resolve(group, rawArgs, run, info) {
+      const result = group instanceof MutationGroup ? group.after(() => invoke(rawArgs, run)) : invoke(rawArgs, run);
+      return run.levels.track(levelOf(run, info.path), result);
+    },
+  };
+}
+
+function invalidArguments(where: string, error: z.ZodError): GraphQLError {
+  const detail = error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join('; ');
+  return new GraphQLError(`Invalid arguments for ${where}: ${detail}`, {
+    extensions: { code: 'BAD_USER_INPUT', issues: error.issues.map(({ path, message, code }) => ({ path, message, code })) },
+  });
+}
+
+/** With `enableFromAttributeInTypeAdapter`, read other objects into the declared model. */
+function adapt(returns: FieldInfo, value: unknown, fromAttributes: boolean): unknown {
+  if (!fromAttributes || !returns.model || value === null || value === undefined) return value;
+  const kls = returns.model() as unknown as new (data: unknown) => unknown;
+  const one = (item: unknown) => (item !== null && typeof item === 'object' && !(item instanceof kls) ? new kls(item) : item);
+  return returns.list && Array.isArray(value) ? value.map(one) : one(value);
+}

@@ -1,0 +1,123 @@
+/**
+ * Limit/offset pagination of one-to-many relationship fields (spec 2.6 and 8): the
+ * `<Entity>Result` / `Pagination` types, argument checks, and pages loaded per parent — through
+ * the relationship's page loader when it has one (asking for the total only when `total_count`
+ * is selected), otherwise sliced from the batch loader's full list.
+ */
+import {
+  GraphQLBoolean,
+  GraphQLError,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLFieldConfig,
+} from 'graphql';
+import type { ResolvedRelationship } from '../er/diagram.js';
+import type { Page } from '../er/relationship.js';
+import { PAGINATION_TYPE, resultTypeName } from './names.js';
+import { objectTypeFor } from './output.js';
+import type { TypeRegistry } from './registry.js';
+import { finish, keyOf, MISSING } from './keys.js';
+import { levelOf, type Run } from './run.js';
+import { selects } from './selections.js';
+
+export interface PageResult {
+  items: unknown[];
+  pagination: { has_more: boolean; total_count: number | null };
+}
+
+function paginationType(types: TypeRegistry): GraphQLObjectType {
+  return types.once(
+    PAGINATION_TYPE,
+    'the pagination info type',
+    () =>
+      new GraphQLObjectType({
+        name: PAGINATION_TYPE,
+        fields: {
+          has_more: { type: new GraphQLNonNull(GraphQLBoolean), description: 'More items follow this page' },
+          total_count: { type: GraphQLInt, description: 'Number of items over all pages; computed only when selected' },
+        },
+      }),
+  );
+}
+
+function resultType(types: TypeRegistry, rel: ResolvedRelationship): GraphQLObjectType {
+  const name = resultTypeName(rel.target.name);
+  return types.once(name, `the page type of entity ${rel.target.name}`, () => {
+    types.resultTypes.add(name);
+    return new GraphQLObjectType({
+      name,
+      fields: () => ({
+        items: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(objectTypeFor(types, rel.target)))) },
+        pagination: { type: new GraphQLNonNull(paginationType(types)) },
+      }),
+    });
+  });
+}
+
+function badArgument(where: string, name: string, value: number): GraphQLError {
+  return new GraphQLError(`${where}: ${name} must be a non-negative integer, got ${value}`, {
+    extensions: { code: 'BAD_USER_INPUT', argument: name },
+  });
+}
+
+/** Effective limit and offset: `defaultPageSize` when no limit is given, capped at `maxPageSize`. */
+export function pageWindow(
+  rel: ResolvedRelationship,
+  args: { limit?: number | null; offset?: number | null },
+): { limit: number; offset: number } {
+  const r = rel.relationship;
+  const where = `${rel.owner.name}.${r.name}`;
+  const limit = args.limit ?? r.defaultPageSize;
+  const offset = args.offset ?? 0;
+  if (limit < 0) throw badArgument(where, 'limit', limit);
+  if (offset < 0) throw badArgument(where, 'offset', offset);
+  return { limit: Math.min(limit, r.maxPageSize), offset };
+}
+
+function slice(list: readonly unknown[], limit: number, offset: number): PageResult {
+  return {
+    items: list.slice(offset, offset + limit),
+    pagination: { has_more: offset + limit < list.length, total_count: list.length },
+  };
+}
+
+const emptyPage = (): PageResult => ({ items: [], pagination: { has_more: false, total_count: 0 } });
+
+export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelationship): GraphQLFieldConfig<unknown, Run> {
+  const r = rel.relationship;
+  return {
+    type: new GraphQLNonNull(resultType(types, rel)),
+    description: r.description,
+    args: {
+      limit: { type: GraphQLInt, description: `Page size (default ${r.defaultPageSize}, at most ${r.maxPageSize})` },
+      offset: { type: GraphQLInt, description: 'Items to skip (default 0)' },
+    },
+    resolve(parent, args: { limit?: number | null; offset?: number | null }, run, info) {
+      const { limit, offset } = pageWindow(rel, args);
+      const key = keyOf(parent, r);
+      if (key === MISSING) return emptyPage();
+      const level = levelOf(run, info.path);
+      if (r.pageLoader) {
+        const withTotal = selects(info, ['pagination', 'total_count']);
+        const loader = run.pool.page(r.pageLoader, { limit, offset, withTotal });
+        return run.levels.atLevel(level, () => loader.load(key).then((page) => settle(run, toResult(page, withTotal))));
+      }
+      const loader = run.pool.get(r.loader!);
+      return run.levels.atLevel(level, () =>
+        loader.load(key).then((list) => settle(run, slice((list as unknown[] | null) ?? [], limit, offset))),
+      );
+    },
+  };
+}
+
+/** Resolve response models among the page's items before handing the page to graphql-js. */
+function settle(run: Run, page: PageResult): PageResult | Promise<PageResult> {
+  const done = finish(run, page.items);
+  return done instanceof Promise ? done.then(() => page) : page;
+}
+
+function toResult(page: Page, withTotal: boolean): PageResult {
+  return { items: page.items, pagination: { has_more: page.hasMore, total_count: withTotal ? page.total : null } };
+}

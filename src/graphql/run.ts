@@ -1,0 +1,67 @@
+/**
+ * One execution: the request context, the run's loader pool (shared with `resolveTree` for
+ * response models), and the level scheduler. It is graphql-js's `contextValue`, so every
+ * resolver of the run sees the same one.
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+
+type Path = GraphQLResolveInfo['path'];
+import type { ErDiagram } from '../er/diagram.js';
+import { isModelInstance, type AnyModelClass } from '../er/model.js';
+import { planFor } from '../resolver/plan.js';
+import { LoaderPool } from '../resolver/pool.js';
+import { resolveTree } from '../resolver/resolver.js';
+import { LevelScheduler } from './levels.js';
+
+export interface Run {
+  readonly context: Record<string, unknown>;
+  readonly pool: LoaderPool;
+  readonly levels: LevelScheduler;
+  readonly diagram: ErDiagram;
+  /** Convert method results that are not instances of the declared model (`new Model(value)`). */
+  readonly fromAttributes: boolean;
+  /** Types that wrap a page; they add no tree level. */
+  readonly resultTypes: ReadonlySet<string>;
+}
+
+export function createRun(
+  diagram: ErDiagram,
+  context: Record<string, unknown> | undefined,
+  options: { fromAttributes: boolean; resultTypes: ReadonlySet<string> },
+): Run {
+  const ctx = context ?? {};
+  return {
+    context: ctx,
+    pool: new LoaderPool({ context: ctx }),
+    levels: new LevelScheduler(),
+    diagram,
+    fromAttributes: options.fromAttributes,
+    resultTypes: options.resultTypes,
+  };
+}
+
+/**
+ * The tree level of a field: named path segments, not counting list indices nor the `items`
+ * of a page wrapper. `{ User { getAll { tasks { owner } } } }`: getAll 2, tasks 3, owner 4.
+ */
+export function levelOf(run: Run, path: Path): number {
+  let depth = 0;
+  for (let p: Path | undefined = path; p; p = p.prev) {
+    if (typeof p.key === 'string' && !(p.typename !== undefined && run.resultTypes.has(p.typename))) depth++;
+  }
+  return depth;
+}
+
+/** Run `resolveX` / `postX` of response models in `value` (one model, or a list) with the run's pool. */
+export async function resolveModels(run: Run, value: unknown): Promise<void> {
+  const roots = (Array.isArray(value) ? value : [value]).filter(
+    (item) => isModelInstance(item) && !planFor(item.constructor as AnyModelClass, run.diagram).trivial,
+  );
+  if (roots.length) await resolveTree(roots, run.diagram, run.pool);
+}
+
+/** Whether `value` (one model, or a list) holds a model needing `resolveTree`; saves a promise when not. */
+export function needsResolve(run: Run, value: unknown): boolean {
+  if (Array.isArray(value)) return value.some((item) => needsResolve(run, item));
+  return isModelInstance(value) && !planFor(value.constructor as AnyModelClass, run.diagram).trivial;
+}

@@ -12,6 +12,7 @@
 import {
   Kind,
   OperationTypeNode,
+  visit,
   type DocumentNode,
   type FieldNode,
   type GraphQLSchema,
@@ -64,8 +65,15 @@ interface Context {
   isPlaceholder: (offset: number) => boolean;
   where: MovedPath['where'];
   out: DocumentRewrite;
-  /** Set only at the top level of a mutation operation, where group order is execution order. */
-  mutationOrder: { last: string | null; seen: Map<string, number> } | null;
+  /** Shared by every mutation root of the document (operations and fragments on Mutation). */
+  mutationGroups: MutationGroups | null;
+}
+
+interface MutationGroups {
+  /** Entities that already have a group somewhere in the document's mutation roots. */
+  seen: Set<string>;
+  /** Every alias written anywhere in the document, so a new one never merges with it. */
+  taken: Set<string>;
 }
 
 type RunItem = { field: FieldNode; target: FlatTarget };
@@ -102,14 +110,18 @@ function emitRun(ctx: Context, run: readonly RunItem[]): void {
   const end = run[run.length - 1]!.field.loc!.end;
 
   let groupKey = entity;
-  if (ctx.mutationOrder) {
-    const { seen, last } = ctx.mutationOrder;
-    const count = seen.get(entity) ?? 0;
-    // graphql-js merges equal root keys into the first occurrence, which would run this group's
-    // mutations before the other entity's ones written above them: a fresh alias keeps the order.
-    if (count > 0 && last !== entity) groupKey = `${entity}_${count + 1}`;
-    seen.set(entity, count + 1);
-    ctx.mutationOrder.last = entity;
+  if (ctx.mutationGroups) {
+    const { seen, taken } = ctx.mutationGroups;
+    // graphql-js merges equal root keys into their first occurrence, so a second `Task { … }`
+    // would run before mutations written between the two. Each later group of an entity gets a
+    // fresh alias: every group is then its own root field and runs in document order, wherever
+    // fragments spread it.
+    if (seen.has(entity)) {
+      let n = 2;
+      while (taken.has((groupKey = `${entity}_${n}`))) n++;
+      taken.add(groupKey);
+    }
+    seen.add(entity);
   }
 
   let body = '';
@@ -173,13 +185,9 @@ function rewriteRoot(ctx: Context, set: SelectionSetNode): void {
       continue;
     }
     flush();
-    // Anything between two groups of a mutation may run other mutations: start afresh.
-    if (ctx.mutationOrder) ctx.mutationOrder.last = null;
     if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition?.name.value;
-      if (condition === undefined || condition === ctx.rootName) {
-        rewriteRoot({ ...ctx, mutationOrder: null }, selection.selectionSet);
-      }
+      if (condition === undefined || condition === ctx.rootName) rewriteRoot(ctx, selection.selectionSet);
     }
   }
   flush();
@@ -202,6 +210,13 @@ export function rewriteDocument(
     query: new Set(groupsOf(schema, 'query').map((g) => g.entity)),
     mutation: new Set(groupsOf(schema, 'mutation').map((g) => g.entity)),
   };
+  const taken = new Set<string>();
+  visit(document, {
+    Field(field) {
+      if (field.alias) taken.add(field.alias.value);
+    },
+  });
+  const mutationGroups: MutationGroups = { seen: new Set(), taken };
   const base = {
     text,
     index,
@@ -220,7 +235,7 @@ export function rewriteDocument(
           rootName: rootNames[kind],
           groups: groups[kind],
           where: { operation: definition.name?.value ?? null },
-          mutationOrder: kind === 'mutation' ? { last: null, seen: new Map() } : null,
+          mutationGroups: kind === 'mutation' ? mutationGroups : null,
         },
         definition.selectionSet,
       );
@@ -235,7 +250,7 @@ export function rewriteDocument(
           rootName: on,
           groups: groups[kind],
           where: { fragment: definition.name.value },
-          mutationOrder: null,
+          mutationGroups: kind === 'mutation' ? mutationGroups : null,
         },
         definition.selectionSet,
       );

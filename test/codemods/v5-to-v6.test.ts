@@ -106,6 +106,14 @@ describe('v5-to-v6 documents', () => {
     );
   });
 
+  it('gives every later mutation group of an entity a fresh alias, across fragments on Mutation too', () => {
+    const source =
+      'mutation { ...Ops taskComplete(id: 2) { id } }\nfragment Ops on Mutation { taskCreate(input: { title: "a", ownerId: 1 }) { id } userRename(id: 1, name: "b") { id } }\n';
+    expect(run(source, 'm.graphql').output).toBe(
+      'mutation { ...Ops Task { taskComplete: complete(id: 2) { id } } }\nfragment Ops on Mutation { Task_2: Task { taskCreate: create(input: { title: "a", ownerId: 1 }) { id } } User { userRename: rename(id: 1, name: "b") { id } } }\n',
+    );
+  });
+
   it('leaves fragments on entity types and nested fields alone', () => {
     const source = 'fragment U on User { userGetAll: name tasks { id } }\n';
     expect(run(source, 'a.graphql').output).toBe(source);

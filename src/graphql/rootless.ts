@@ -6,7 +6,9 @@
  * must be provided." and `execute` refuses query operations — introspection included. So the
  * schema is validated once at build time with that one message tolerated, then marked valid
  * (`assumeValid`), and query operations run against a hidden root that offers only the
- * introspection fields. `getQueryType()` stays undefined, which is what introspection reports.
+ * introspection fields. `getQueryType()` stays undefined, which is what introspection reports;
+ * graphql-js 16 declares `__Schema.queryType` non-null, so that root's `__schema` uses a copy
+ * of `__Schema` where it is nullable.
  */
 import {
   GraphQLNonNull,
@@ -14,6 +16,8 @@ import {
   GraphQLSchema,
   GraphQLString,
   OperationTypeNode,
+  __Schema,
+  __Type,
   SchemaMetaFieldDef,
   TypeMetaFieldDef,
   type GraphQLSchemaConfig,
@@ -21,11 +25,23 @@ import {
 
 export const MISSING_QUERY_MESSAGE = 'Query root type must be provided.';
 
+const nullableQuerySchemaType = new GraphQLObjectType({
+  name: __Schema.name,
+  description: __Schema.description,
+  fields: () =>
+    Object.fromEntries(
+      Object.values(__Schema.getFields()).map((field) => [
+        field.name,
+        { type: field.name === 'queryType' ? __Type : field.type, description: field.description, resolve: field.resolve },
+      ]),
+    ),
+});
+
 export class RootlessQuerySchema extends GraphQLSchema {
   private readonly introspectionRoot = new GraphQLObjectType({
     name: 'Query',
     fields: {
-      [SchemaMetaFieldDef.name]: { type: SchemaMetaFieldDef.type, description: SchemaMetaFieldDef.description, resolve: SchemaMetaFieldDef.resolve },
+      [SchemaMetaFieldDef.name]: { type: new GraphQLNonNull(nullableQuerySchemaType), description: SchemaMetaFieldDef.description, resolve: SchemaMetaFieldDef.resolve },
       [TypeMetaFieldDef.name]: {
         type: TypeMetaFieldDef.type,
         description: TypeMetaFieldDef.description,

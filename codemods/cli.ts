@@ -48,13 +48,13 @@ function progressBar(io: CliIO): ((done: number, total: number, step: string) =>
 
 function writeReport(path: string, report: MigrationReport, io: CliIO): void {
   const abs = resolve(io.cwd, path);
-  if (!/\.(json|md)$/.test(abs)) throw new UsageError(`--report must end in .json or .md: ${path}`);
   mkdirSync(dirname(abs), { recursive: true });
   writeFileSync(abs, abs.endsWith('.json') ? toJson(report) : toMarkdown(report));
 }
 
 async function execute(steps: Transform[], args: RunArgs, io: CliIO): Promise<number> {
   if (args.paths.length === 0) throw new UsageError('no paths given');
+  if (args.report && !/\.(json|md)$/.test(args.report)) throw new UsageError(`--report must end in .json or .md: ${args.report}`);
   if (!args.dryRun && !args.force) {
     const dirty = dirtyWorkTrees(args.paths, io.cwd);
     if (dirty.length > 0) {

@@ -2,6 +2,7 @@
  * Every transform the CLI and `ergraph/migrate` know, and the version order `upgrade` chains
  * them in. Adding a transform is one import and one array entry.
  */
+import federationConfig from './federation-config/index.js';
 import type { Transform } from './types.js';
 import v3ToV4 from './v3-to-v4/index.js';
 import v4ToV5 from './v4-to-v5/index.js';
@@ -13,6 +14,7 @@ export const transforms: readonly Transform[] = [
   v3ToV4 as Transform,
   v4ToV5,
   v54ToV55 as Transform,
+  federationConfig as Transform,
   // v5ToV6 as Transform,
 ];
 

@@ -133,7 +133,7 @@ export function removalRange(
   const el = elements[index];
   const start = el.getStart(sf);
   const end = el.getEnd();
-  const ownLines = elements.length > 1 ? lineRange(source, start, end) : undefined;
+  const ownLines = lineRange(source, start, end);
   if (ownLines) return ownLines;
   const next = elements[index + 1];
   if (next) return { start, end: next.getStart(sf) };
@@ -175,9 +175,20 @@ export function fixImports(ch: FileChanges, imports: ErgraphImports, dropIfUnuse
       ch.replace(whole ?? decl, '');
       continue;
     }
-    // Remove from the end so each range is computed against the untouched neighbours.
     const indices = elements.map((s, i) => (removed.has(s) ? i : -1)).filter((i) => i >= 0);
-    const ranges = indices.map((i) => removalRange(source, elements, i, sf));
+    const ranges = indices.map((i) => {
+      const own = lineRange(source, elements[i].getStart(sf), elements[i].getEnd());
+      if (own) return own;
+      // A run of neighbours goes with one comma: up to the next survivor, or from the previous one.
+      let j = i;
+      while (removed.has(elements[j + 1] as ts.ImportSpecifier)) j++;
+      let k = i;
+      while (k > 0 && removed.has(elements[k - 1])) k--;
+      const next = elements[j + 1];
+      if (next) return { start: elements[i].getStart(sf), end: next.getStart(sf) };
+      const prev = elements[k - 1];
+      return prev ? { start: prev.getEnd(), end: elements[i].getEnd() } : { start: elements[i].getStart(sf), end: elements[i].getEnd() };
+    });
     mergeRanges(ranges).forEach((r) => ch.replace(r, ''));
   }
   if (toAdd.length === 0) return;

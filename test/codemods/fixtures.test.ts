@@ -8,7 +8,7 @@ import { parseSource } from '../../codemods/lib/parse.js';
 import { transforms } from '../../codemods/registry.js';
 import { comments, fixtureCases } from './helpers.js';
 
-const FIXTURE_TRANSFORMS = ['v3-to-v4', 'v4-to-v5', 'v5.4-to-v5.5'];
+const FIXTURE_TRANSFORMS = ['v3-to-v4', 'v4-to-v5', 'v5.4-to-v5.5', 'federation-config'];
 
 for (const name of FIXTURE_TRANSFORMS) {
   const transform = transforms.find((t) => t.name === name);

@@ -1,0 +1,143 @@
+/**
+ * Federation configuration (section 9.5): `AutoQueryConfig({ batchKeys, batchPages })` becomes
+ * `static __federation_keys__` / `static __pagination_orders__` on the entity classes, wherever
+ * they are declared; `SubsetConfig({ federationJoinKey })` becomes `federationKey` only when the
+ * entity has several keys; DTO-level orders move to the source entity.
+ */
+import { findProp, indentAt, newExpressionsOf, optionsArg, renameKey, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
+import { fileChanges, type FileChanges } from '../lib/changes.js';
+import { fixImports, localFor, readErgraphImports, removalRange, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { parseSource, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
+import type { Transform } from '../types.js';
+import { classes, scanFederation, staticMember, subsetSource, type FederationFact, type PortableText } from './facts.js';
+import { planFederation, siteKey, type Plan } from './plan.js';
+
+/** The moved text with ergraph names as the destination imports them; records the exports it uses. */
+function render(text: PortableText, imports: ErgraphImports, used: Set<string>, indent: string): string {
+  let out = text.text;
+  // Names resolved in reading order (new imports then appear in that order), replaced from the end.
+  const refs = [...text.refs].sort((a, b) => a.start - b.start).map((ref) => ({ ...ref, local: localFor(ref.exportName, imports) }));
+  for (const ref of refs.reverse()) {
+    used.add(ref.exportName);
+    out = out.slice(0, ref.start) + ref.local + out.slice(ref.end);
+  }
+  // Continuation lines follow the destination's indentation (template literals keep theirs).
+  if (out.includes('`')) return out;
+  return out
+    .split('\n')
+    .map((line, i) => (i > 0 && line.startsWith(text.indent) ? indent + line.slice(text.indent.length) : line))
+    .join('\n');
+}
+
+/** Removes a class member or an object property together with its line when it has one. */
+function removeWhole(ch: FileChanges, list: readonly ts.Node[], node: ts.Node): void {
+  ch.replace(removalRange(ch.source, list, list.indexOf(node), ch.sf), '');
+}
+
+function removeOldAutoQuery(ch: FileChanges, plan: Plan, imports: ErgraphImports): void {
+  for (const { node } of newExpressionsOf(ch.sf, imports, ['AutoQueryConfig'])) {
+    const opts = optionsArg(node);
+    if (!opts) continue;
+    const problem = plan.problems.get(siteKey(ch.sf.fileName, node.getStart(ch.sf)));
+    const old = ['batchKeys', 'batchPages'].map((k) => findProp(opts, k)).filter((p) => p !== undefined);
+    if (problem) {
+      ch.manual(node, `${problem} (move batchKeys/batchPages to __federation_keys__/__pagination_orders__ on the entity)`);
+      continue;
+    }
+    if (old.length === 0 || unsafeOptions(opts)) continue;
+    if (old.length === opts.properties.length) ch.replace(opts, '{}');
+    else for (const prop of old) removeWhole(ch, opts.properties, prop);
+    ch.note(node, 'batchKeys/batchPages moved to the entity classes');
+  }
+}
+
+function insertStatics(ch: FileChanges, plan: Plan, imports: ErgraphImports, used: Set<string>): void {
+  const { sf, source } = ch;
+  for (const cls of classes(sf)) {
+    const entity = plan.entities.get(cls.name!.text);
+    if (!entity || entity.file !== sf.fileName || subsetSource(cls, imports)) continue;
+    const lines: string[] = [];
+    const first = cls.members[0];
+    const classIndent = indentAt(source, cls.getStart(sf));
+    const indent = first ? indentAt(source, first.getStart(sf)) : `${classIndent}  `;
+    if (entity.addKeys && !staticMember(cls, '__federation_keys__'))
+      lines.push(`static __federation_keys__ = [${entity.addKeys.map((k) => `'${k}'`).join(', ')}];`);
+    if (entity.addOrders && !staticMember(cls, '__pagination_orders__'))
+      lines.push(`static __pagination_orders__ = ${render(entity.addOrders, imports, used, indent)};`);
+    if (lines.length === 0) continue;
+    const statics = cls.members.filter((m) => ts.isPropertyDeclaration(m) && m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword));
+    const anchor = statics[statics.length - 1];
+    if (anchor) ch.insert(anchor.getEnd(), lines.map((l) => `\n${indent}${l}`).join(''));
+    else if (first) ch.insert(first.getStart(sf), lines.map((l) => `${l}\n${indent}`).join(''));
+    else {
+      const open = source.indexOf('{', cls.members.pos - 1);
+      const close = cls.getEnd() - 1;
+      ch.replace({ start: open, end: close + 1 }, `{\n${lines.map((l) => `${indent}${l}\n`).join('')}${classIndent}}`);
+    }
+    ch.note(cls, `${cls.name!.text}: ${lines.map((l) => l.split(' = ')[0].replace('static ', '')).join(', ')} added from the old federation configuration`);
+  }
+}
+
+function rewriteDtoOrders(ch: FileChanges, plan: Plan, imports: ErgraphImports): void {
+  for (const cls of classes(ch.sf)) {
+    const member = subsetSource(cls, imports) ? staticMember(cls, '__pagination_orders__') : undefined;
+    if (!member) continue;
+    const problem = plan.problems.get(siteKey(ch.sf.fileName, member.getStart(ch.sf)));
+    if (problem) ch.manual(member, problem);
+    else {
+      removeWhole(ch, cls.members, member);
+      ch.note(member, `__pagination_orders__ of ${cls.name!.text} is read from its source entity now`);
+    }
+  }
+}
+
+function rewriteJoinKeys(ch: FileChanges, plan: Plan, imports: ErgraphImports): void {
+  for (const { node } of newExpressionsOf(ch.sf, imports, ['SubsetConfig'])) {
+    const opts = optionsArg(node);
+    const joinKey = opts && findProp(opts, 'federationJoinKey');
+    if (!opts || !joinKey) continue;
+    const unsafe = unsafeOptions(opts);
+    const kls = findProp(opts, 'kls');
+    const klsValue = kls && valueOf(kls);
+    const keys = klsValue && ts.isIdentifier(klsValue) ? plan.entities.get(klsValue.text)?.keys : undefined;
+    const key = stringValue(valueOf(joinKey));
+    if (unsafe || !keys || key === undefined || !keys.includes(key)) {
+      const why = unsafe ?? (!keys ? 'the federation keys of its entity are unknown' : `'${key ?? '?'}' is not one of the keys [${keys.join(', ')}]`);
+      ch.manual(joinKey, `federationJoinKey: ${why}; use federationKey only when the entity has several keys`);
+    } else if (keys.length > 1) renameKey(ch, joinKey, 'federationKey');
+    else {
+      removeWhole(ch, opts.properties, joinKey);
+      ch.note(joinKey, `federationJoinKey '${key}' dropped: the entity's single federation key is derived`);
+    }
+  }
+}
+
+const transform: Transform<FederationFact> = {
+  name: 'federation-config',
+  from: '5.5',
+  to: '6',
+  description:
+    'AutoQueryConfig batchKeys/batchPages → static __federation_keys__/__pagination_orders__ on the entity, ' +
+    'SubsetConfig federationJoinKey → federationKey (only with several keys), DTO-level orders → source entity',
+  extensions: SCRIPT_EXTENSIONS,
+  scan(source, file) {
+    const sf = parseSource(source, file);
+    return scanFederation(sf, readErgraphImports(sf));
+  },
+  apply(source, { file, facts }) {
+    const sf = parseSource(source, file);
+    const imports = readErgraphImports(sf);
+    const ch = fileChanges(sf);
+    const plan = planFederation(facts.length > 0 ? facts : scanFederation(sf, imports));
+    removeOldAutoQuery(ch, plan, imports);
+    const used = new Set<string>();
+    insertStatics(ch, plan, imports, used);
+    rewriteDtoOrders(ch, plan, imports);
+    rewriteJoinKeys(ch, plan, imports);
+    // Names the moved orders use stay imported even though their old uses were removed.
+    fixImports(ch, imports, ['BatchPageConfig', 'PageOrder', 'OrderTerm'].filter((n) => !used.has(n)));
+    return ch.result();
+  },
+};
+
+export default transform;

@@ -37,7 +37,9 @@ export function argumentsFor(types: TypeRegistry, shape: Shape, where: string, h
 export function inputTypeFor(types: TypeRegistry, info: FieldInfo, where: string, hint: string): GraphQLInputType {
   let type: GraphQLInputType = namedInputType(types, info, where, hint);
   if (info.list) type = new GraphQLList(info.itemNullable ? type : new GraphQLNonNull(type));
-  return info.nullable || info.optional ? type : new GraphQLNonNull(type);
+  // A default makes the argument optional for clients, so it is nullable like graphene's
+  // `Int = 20`; an explicit null then means "use the default" (see toZodInput).
+  return info.nullable || info.optional || info.hasDefault ? type : new GraphQLNonNull(type);
 }
 
 function namedInputType(types: TypeRegistry, info: FieldInfo, where: string, hint: string) {
@@ -93,7 +95,7 @@ export function toZodInput(shape: Shape, values: Record<string, unknown>): Recor
 }
 
 function adapt(info: FieldInfo, value: unknown): unknown {
-  if (value === null && info.optional && !info.nullable) return undefined;
+  if (value === null && (info.optional || info.hasDefault) && !info.nullable) return undefined;
   if (value === undefined && info.nullable && !info.optional && !info.hasDefault) return null;
   if (value === null || value === undefined) return value;
   const item = (v: unknown) => adaptItem(info, v);

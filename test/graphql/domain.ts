@@ -76,7 +76,12 @@ export class User extends model({ id: z.int(), name: z.string(), email: z.string
     return `${this.name}:${String(context?.user ?? 'anonymous')}:${role ?? '-'}`;
   }
 
-  @query({ returns: () => [User] })
+  @query({ args: { q: z.string().min(2) }, returns: () => z.array(ref(() => User)).nullable() })
+  static async search({ q }: { q: string }) {
+    return USERS.filter((u) => u.name.includes(q)).map((u) => new User(u));
+  }
+
+  @query({ returns: () => z.array(ref(() => User)).nullable() })
   static async broken(): Promise<User[]> {
     throw new Error('database is down');
   }

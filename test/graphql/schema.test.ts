@@ -25,7 +25,7 @@ describe('schema shape (spec 4.2)', () => {
   it('names methods verbatim, keeps descriptions, maps args (defaults, optional, enums, lists)', () => {
     const userQuery = schema.getType('UserQuery')!.toString();
     expect(userQuery).toBe('UserQuery');
-    expect(sdl).toContain('"""All users"""\n  getAll(limit: Int! = 20, offset: Int): [User!]!');
+    expect(sdl).toContain('"""All users"""\n  getAll(limit: Int = 20, offset: Int): [User!]!');
     expect(sdl).toContain('byId(id: Int!): User\n');
     expect(sdl).toContain('whoami(role: Role): String!');
     expect(sdl).toContain('enum Role {\n  ADMIN\n  MEMBER\n}');
@@ -92,7 +92,7 @@ describe('types from zod', () => {
   });
 
   it('turns nested objects and models into input types and defaults into default values', () => {
-    expect(sdl).toContain('search(after: DateTime, status: Status! = OPEN, where: EventSearchWhereInput!, address: AddressInput): [Event!]!');
+    expect(sdl).toContain('search(after: DateTime, status: Status = OPEN, where: EventSearchWhereInput!, address: AddressInput): [Event!]!');
     expect(squash(typeOf(sdl, 'EventSearchWhereInput'))).toBe('input EventSearchWhereInput { city: String! near: [Float!] }');
     expect(squash(typeOf(sdl, 'AddressInput'))).toBe('input AddressInput { city: String! zip: String }');
   });

@@ -12,3 +12,5 @@ export { CompatConfigError, buildFlatSchema, type FlatSchema } from './flat-sche
 export { buildFlatIndex, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 export { toV5CamelCase, v5FieldName } from './naming.js';
 export type { FieldUsage, UsageReport } from './usage.js';
+export { createV5McpAdapter } from './mcp.js';
+export type { McpToolResult, V5ListEntry, V5McpAdaptation, V5McpAdapter } from './mcp.js';

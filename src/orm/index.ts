@@ -1,0 +1,12 @@
+/**
+ * `ergraph/orm`: the Drizzle integration. Models from tables, relationships from relations,
+ * batch loaders and per-parent SQL pagination, and generated root queries.
+ */
+export { tableModel, tableOf, columnSchema } from './table-model.js';
+export type { TableShape } from './table-model.js';
+export { buildRelationship, assertPaginable, SqlRelationship } from './build.js';
+export type { BuildRelationshipOptions, ManyToMany } from './build.js';
+export { AutoQueryConfig } from './auto-query.js';
+export type { AutoQueryOptions, DiagramExtension, ExtendOptions, SessionFactory } from './auto-query.js';
+export type { SqlDatabase, OrderBy, Direction } from './types.js';
+export type { EdgeKind } from './relations.js';

@@ -1,0 +1,130 @@
+/**
+ * Models derived from Drizzle tables. `tableModel(table)` reads the column types once and
+ * returns a model class; a registry remembers which table each model class (and every class
+ * extending it) stands for, so the SQL integration can go from an entity back to its table.
+ */
+import { getTableColumns, getTableName, is, type Column, type Table } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { ConfigError } from '../er/errors.js';
+import { model, type AnyModelClass, type ModelClass } from '../er/model.js';
+
+const INTEGER_TYPES = new Set(['PgInteger', 'PgSerial', 'PgSmallInt', 'PgSmallSerial', 'PgBigInt53', 'PgBigSerial53']);
+/** Columns the driver hands back as strings although their value is a number. */
+const NUMERIC_STRING_TYPES = new Set(['PgNumeric']);
+
+// zod registers `.meta({ id })` globally and refuses an id twice: one schema per enum.
+const enumSchemas = new Map<string, z.ZodEnum>();
+
+function enumSchema(id: string, values: readonly string[]): z.ZodEnum {
+  let schema = enumSchemas.get(id);
+  if (!schema) {
+    schema = z.enum(values as [string, ...string[]]).meta({ id });
+    enumSchemas.set(id, schema);
+  }
+  return schema;
+}
+
+const pascal = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
+
+/** The zod type of one column, as the driver returns it (after `decodeRow`). */
+export function columnSchema(table: Table, key: string, column: Column): z.ZodType {
+  let schema: z.ZodType;
+  const enumValues = column.enumValues as readonly string[] | undefined;
+  const where = `${getTableName(table)}.${column.name}`;
+  switch (column.dataType) {
+    case 'number':
+      schema = INTEGER_TYPES.has(column.columnType) ? z.int() : z.number();
+      break;
+    case 'bigint':
+      schema = z.bigint();
+      break;
+    case 'boolean':
+      schema = z.boolean();
+      break;
+    case 'date':
+      schema = z.date();
+      break;
+    case 'string':
+      if (NUMERIC_STRING_TYPES.has(column.columnType)) schema = z.number();
+      else if (enumValues?.length) {
+        const pgEnumName = (column as unknown as { enum?: { enumName: string } }).enum?.enumName;
+        schema = enumSchema(pgEnumName ? pascal(pgEnumName) : `${pascal(getTableName(table))}${pascal(key)}`, enumValues);
+      } else schema = z.string();
+      break;
+    case 'json':
+      schema = z.unknown();
+      break;
+    default:
+      throw new ConfigError(
+        `tableModel: column ${where} has type ${column.columnType} (${column.dataType}), which has no model type; declare the model by hand`,
+      );
+  }
+  return column.notNull ? schema : schema.nullable();
+}
+
+export interface TableEntry {
+  table: PgTable;
+  model: AnyModelClass;
+  /** Turns a row as the driver returns it into the values the model declares. */
+  decode: (row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const byTable = new WeakMap<Table, TableEntry>();
+const byModel = new WeakMap<AnyModelClass, TableEntry>();
+
+function decoderFor(table: Table): TableEntry['decode'] {
+  const numeric = Object.entries(getTableColumns(table))
+    .filter(([, c]) => c.dataType === 'string' && NUMERIC_STRING_TYPES.has(c.columnType))
+    .map(([key]) => key);
+  if (!numeric.length) return (row) => row;
+  return (row) => {
+    const out = { ...row };
+    for (const key of numeric) if (typeof out[key] === 'string') out[key] = Number(out[key]);
+    return out;
+  };
+}
+
+export type TableShape<T extends Table> = { [K in keyof T['_']['columns']]: z.ZodType<T['$inferSelect'][K]> };
+
+/**
+ * A model class whose fields are the table's columns (TypeScript keys, not SQL names). The
+ * class is made once per table; extend it to add relationships, queries or a nicer name.
+ */
+export function tableModel<T extends PgTable>(table: T): ModelClass<TableShape<T>> {
+  if (!is(table, PgTable)) throw new ConfigError(`tableModel takes a Drizzle pgTable, got ${String(table)}`);
+  const known = byTable.get(table);
+  if (known) return known.model as unknown as ModelClass<TableShape<T>>;
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) shape[key] = columnSchema(table, key, column);
+  const kls = model(shape) as unknown as AnyModelClass;
+  Object.defineProperty(kls, 'name', { value: pascal(getTableName(table)) });
+  const entry: TableEntry = { table, model: kls, decode: decoderFor(table) };
+  byTable.set(table, entry);
+  byModel.set(kls, entry);
+  return kls as unknown as ModelClass<TableShape<T>>;
+}
+
+/** The table a model class (or a class extending a table model) stands for. */
+export function tableOf(kls: AnyModelClass): PgTable | undefined {
+  return tableEntryOf(kls)?.table;
+}
+
+export function tableEntryOf(kls: AnyModelClass): TableEntry | undefined {
+  for (let c: unknown = kls; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
+    const entry = byModel.get(c as AnyModelClass);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+/** The registry entry of a table, creating its model on first use. */
+export function tableEntry(table: PgTable): TableEntry {
+  tableModel(table);
+  return byTable.get(table)!;
+}

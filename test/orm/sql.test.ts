@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { configResolver, ConfigError, DefineSubset, ErDiagram, model, ref, Resolver, type Page, type PageRequest } from 'ergraph';
+import { assertPaginable, AutoQueryConfig, buildRelationship, SqlRelationship, tableModel } from 'ergraph/orm';
+import { databaseTargets, type TestDatabase } from './databases.js';
+import {
+  byRankThenId, comments, DDL, profiles, schema, seedSql, tagIdsOf, tags, taskRows, tasks, TASKS_PER_USER, taskTags, users,
+} from './fixture.js';
+
+class User extends tableModel(users) {}
+class Profile extends tableModel(profiles) {}
+class Task extends tableModel(tasks) {}
+class Comment extends tableModel(comments) {}
+class Tag extends tableModel(tags) {}
+
+const targets = await databaseTargets();
+const expectedTasks = taskRows();
+const tasksOf = (owner: number) => expectedTasks.filter((t) => t.ownerId === owner).sort(byRankThenId);
+
+describe.each(targets)('SQL integration on $name', (target) => {
+  let t: TestDatabase;
+  let diagram: ErDiagram;
+
+  beforeAll(async () => {
+    t = await target.open();
+    await t.exec(DDL);
+    await t.exec(seedSql());
+    diagram = new ErDiagram({
+      entities: buildRelationship({
+        db: t.db,
+        schema,
+        models: [User, Profile, Task, Comment, Tag],
+        orderBy: { 'users.tasks': tasks.rank, 'users.reviews': { column: tasks.createdAt, direction: 'desc' } },
+        manyToMany: [
+          { source: tasks, name: 'tags', target: tags, through: taskTags, sourceKey: taskTags.taskId, targetKey: taskTags.tagId, orderBy: tags.label },
+        ],
+        defaultPageSize: 5,
+        maxPageSize: 50,
+      }),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const rel = (kls: Function, name: string) => {
+    const found = diagram.entities.find((e) => e.kls === kls)!.relationships.find((r) => r.name === name);
+    if (!(found instanceof SqlRelationship)) throw new Error(`no relationship ${kls.name}.${name}`);
+    return found;
+  };
+  const page = (kls: Function, name: string, keys: number[], request: Partial<PageRequest> = {}) => {
+    t.reset();
+    return rel(kls, name).pageLoader!(keys, { limit: 3, offset: 0, withTotal: false, ...request }) as Promise<Page<Task>[]>;
+  };
+
+  it('derives every relation kind from the Drizzle relations and the manyToMany declaration', () => {
+    const kinds = diagram.entities.flatMap((e) => e.relationships.map((r) => `${e.kls.name}.${r.name}:${(r as SqlRelationship).kind}:${r.fk}`));
+    expect(kinds.sort()).toEqual([
+      'Comment.task:many-to-one:taskId',
+      'Profile.user:many-to-one:userId',
+      'Task.comments:one-to-many:id',
+      'Task.owner:many-to-one:ownerId',
+      'Task.reviewer:many-to-one:reviewerId',
+      'Task.tags:many-to-many:id',
+      'User.profile:one-to-one:id',
+      'User.reviews:one-to-many:id',
+      'User.tasks:one-to-many:id',
+    ]);
+    const tasksRel = rel(User, 'tasks');
+    expect([tasksRel.defaultPageSize, tasksRel.maxPageSize]).toEqual([5, 50]);
+    expect(tasksRel.pageLoader).toBeTypeOf('function');
+    expect(rel(Task, 'comments').pageLoader).toBeUndefined();
+    expect(() => diagram.validate()).not.toThrow();
+  });
+
+  it('loads a three-level tree with one statement per relationship per level', async () => {
+    class TagView extends DefineSubset(Tag, ['label']) {}
+    class OwnerView extends DefineSubset(User, ['id', 'name', 'role']) {}
+    class ProfileView extends DefineSubset(Profile, ['bio']) {}
+    class TaskView extends DefineSubset(Task, ['id', 'title', 'estimate', 'createdAt'], {
+      owner: ref(() => OwnerView).nullable(),
+      reviewer: ref(() => OwnerView).nullable(),
+      tags: z.array(ref(() => TagView)).default([]),
+    }) {}
+    class UserView extends DefineSubset(User, ['id', 'name', 'nickname'], {
+      tasks: z.array(ref(() => TaskView)).default([]),
+      profile: ref(() => ProfileView).nullable(),
+    }) {}
+    const Bound = configResolver('SqlResolver', diagram);
+    const roots = [1, 2, 3, 4, 5].map((id) => new UserView({ id, name: `user ${id}`, nickname: null }));
+    t.reset();
+    const out = await new Bound().resolve(roots);
+    // level 1: tasks + profile; level 2: owner + reviewer (same loader? no: two relations) + tags
+    expect(t.statements).toHaveLength(5);
+    expect(t.statements.every((s) => /\bin\s*\(/i.test(s))).toBe(true);
+    expect(out[0]!.tasks.map((x) => x.id)).toEqual(tasksOf(1).map((x) => x.id));
+    expect(out[2]!.tasks).toEqual([]);
+    expect(out[3]!.profile).toBeNull();
+    expect(out[0]!.profile).toBeInstanceOf(ProfileView);
+    expect(out[0]!.profile!.bio).toBe('bio of 1');
+    const first = out[0]!.tasks[0]!;
+    const row = expectedTasks.find((x) => x.id === first.id)!;
+    expect(first.owner!.name).toBe('user 1');
+    expect(out[0]!.tasks[0]!.owner!.role).toBe('admin');
+    expect(out[1]!.tasks[0]!.owner!.role).toBe('member');
+    expect(first.reviewer?.name ?? null).toBe(row.reviewerId === null ? null : `user ${row.reviewerId}`);
+    expect(first.estimate).toBe(row.estimate);
+    expect(first.createdAt).toEqual(row.createdAt);
+    expect(first.tags.map((x) => x.label)).toEqual(tagIdsOf(first.id).map((x) => `tag ${x}`).sort());
+  });
+
+  it('pages per parent in one statement, stable and without overlap', async () => {
+    const keys = [1, 2, 3, 4, 5];
+    const seen = new Map<number, number[]>(keys.map((k) => [k, []]));
+    for (let offset = 0; offset < 15; offset += 3) {
+      const pages = await page(User, 'tasks', keys, { offset, limit: 3 });
+      expect(t.statements).toHaveLength(1);
+      pages.forEach((p, i) => {
+        const all = tasksOf(keys[i]!);
+        expect(p.items.map((x) => x.id)).toEqual(all.slice(offset, offset + 3).map((x) => x.id));
+        expect(p.hasMore).toBe(all.length > offset + 3);
+        expect(p.total).toBeNull();
+        seen.get(keys[i]!)!.push(...p.items.map((x) => x.id));
+      });
+    }
+    for (const k of keys) {
+      expect(seen.get(k)).toEqual(tasksOf(k).map((x) => x.id)); // every row exactly once, in order
+    }
+    const [p] = await page(User, 'tasks', [1]);
+    expect(p!.items[0]).toBeInstanceOf(Task);
+  });
+
+  it('counts only when the total is wanted, and past the last row keeps the right total', async () => {
+    const keys = [5, 1, 3, 2, 4];
+    await page(User, 'tasks', keys, { offset: 0, limit: 2 });
+    expect(t.statements.join('\n')).not.toMatch(/count\(/i);
+
+    const pages = await page(User, 'tasks', keys, { offset: 6, limit: 2, withTotal: true });
+    expect(t.statements).toHaveLength(1);
+    expect(t.statements[0]).toMatch(/count\(\*\) over/i);
+    expect(pages.map((p) => p.total)).toEqual(keys.map((k) => TASKS_PER_USER[k]));
+    expect(pages.map((p) => p.items.map((x) => x.id))).toEqual(keys.map((k) => tasksOf(k).slice(6, 8).map((x) => x.id)));
+    expect(pages.map((p) => p.hasMore)).toEqual([true, false, false, false, false]);
+
+    const beyond = await page(User, 'tasks', keys, { offset: 100, limit: 5, withTotal: true });
+    expect(beyond).toEqual(keys.map((k) => ({ items: [], hasMore: false, total: TASKS_PER_USER[k] })));
+    expect(t.statements).toHaveLength(1);
+  });
+
+  it('keys the same page request for several parents to the parents in key order, including duplicates and unknown keys', async () => {
+    const pages = await page(User, 'tasks', [2, 99, 2], { limit: 1, withTotal: true });
+    expect(pages.map((p) => [p.items.map((x) => x.id), p.hasMore, p.total])).toEqual([
+      [[tasksOf(2)[0]!.id], true, 3],
+      [[], false, 0],
+      [[tasksOf(2)[0]!.id], true, 3],
+    ]);
+  });
+
+  it('flips the order, nulls included, when the other direction is asked for', async () => {
+    const asc = await page(User, 'tasks', [5], { limit: 50 });
+    const desc = await page(User, 'tasks', [5], { limit: 50, direction: 'DESC' });
+    expect(desc[0]!.items.map((x) => x.id)).toEqual(asc[0]!.items.map((x) => x.id).reverse());
+    // users.reviews is declared descending: asking DESC keeps it, ASC reverses it
+    const reviews = await page(User, 'reviews', [2], { limit: 50, direction: 'DESC' });
+    const times = reviews[0]!.items.map((x) => x.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    await expect(page(User, 'tasks', [1], { order: 'hot' })).rejects.toThrow(/users\.tasks has no order profile 'hot'/);
+    await expect(page(User, 'tasks', [1], { limit: -1 })).rejects.toThrow(/limit must be a non-negative integer/);
+  });
+
+  it('pages many-to-many relationships through the join table', async () => {
+    t.reset();
+    const pages = (await rel(Task, 'tags').pageLoader!([11, 1, 2], { limit: 2, offset: 1, withTotal: true })) as Page<Tag>[];
+    expect(t.statements).toHaveLength(1);
+    expect(pages.map((p) => p.items.map((x) => x.label))).toEqual(
+      [11, 1, 2].map((id) => tagIdsOf(id).map((x) => `tag ${x}`).sort().slice(1, 3)),
+    );
+    expect(pages.map((p) => p.total)).toEqual([11, 1, 2].map((id) => tagIdsOf(id).length));
+  });
+
+  it('refuses pagination over a list without an order, naming Entity.relationship', () => {
+    expect(() => assertPaginable(diagram)).toThrow(ConfigError);
+    expect(() => assertPaginable(diagram)).toThrow(/Task\.comments: the one-to-many relation tasks\.comments has no orderBy/);
+  });
+
+  it('generates getAll and byId root queries through AutoQueryConfig.extend', async () => {
+    const extended = new AutoQueryConfig({ defaultLimit: 2 }).extend(diagram, { base: schema, sessionFactory: () => t.db });
+    const ops = extended.entityOf(Task)!.queries;
+    expect(ops.map((q) => q.name)).toEqual(['getAll', 'byId']);
+    const getAll = ops[0]!;
+    const args = z.object(getAll.args).parse({});
+    expect(args).toEqual({ limit: 2, offset: 0 });
+    const rows = (await getAll.fn.call(Task, { limit: 2, offset: 3 })) as Task[];
+    expect(rows.map((r) => r.id)).toEqual([4, 5]);
+    expect(rows[0]).toBeInstanceOf(Task);
+    expect(z.object(getAll.args).safeParse({ limit: -1 }).success).toBe(false);
+    const byId = ops[1]!;
+    expect(((await byId.fn.call(Task, { id: 7 })) as Task).title).toBe('task 7');
+    expect(await byId.fn.call(Task, { id: 9999 })).toBeNull();
+    // the relationships are carried over untouched
+    expect(extended.entityOf(User)!.relationships.get('tasks')!.relationship).toBe(rel(User, 'tasks'));
+  });
+});
+
+describe('buildRelationship configuration errors', () => {
+  const db = {} as never;
+  it('rejects an orderBy naming no relation, and an order on a single-row relation', () => {
+    expect(() => buildRelationship({ db, schema, orderBy: { 'users.task': tasks.rank } })).toThrow(/orderBy names 'users\.task'/);
+    expect(() => buildRelationship({ db, schema, orderBy: { 'tasks.owner': users.name } })).toThrow(/tasks\.owner.*takes no order/);
+  });
+  it('rejects classes that are not table models, and two classes for one table', () => {
+    class Plain extends model({ id: z.int() }) {}
+    expect(() => buildRelationship({ db, schema, models: [User, Plain] })).toThrow(/Plain is not a table model/);
+    expect(() => buildRelationship({ db, schema, models: [User, class Other extends User {}] })).toThrow(/both stand for the table users/);
+  });
+  it('leaves out relations to tables that are not entities', () => {
+    const entities = buildRelationship({ db, schema, models: [User, Task] });
+    expect(entities.map((e) => [e.kls.name, e.relationships.map((r) => r.name)])).toEqual([
+      ['User', ['tasks', 'reviews']],
+      ['Task', ['owner', 'reviewer']],
+    ]);
+  });
+  it('gives the default page sizes of the specification', () => {
+    const [user] = buildRelationship({ db, schema, models: [User, Task], orderBy: { 'users.tasks': tasks.id } });
+    const r = user!.relationships[0]!;
+    expect([r.defaultPageSize, r.maxPageSize]).toEqual([20, 100]);
+  });
+});

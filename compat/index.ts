@@ -14,3 +14,4 @@ export { toV5CamelCase, v5FieldName } from './naming.js';
 export type { FieldUsage, UsageReport } from './usage.js';
 export { createV5McpAdapter } from './mcp.js';
 export type { McpToolResult, V5ListEntry, V5McpAdaptation, V5McpAdapter } from './mcp.js';
+export { compatApp, type CompatAppOptions } from './app.js';

@@ -1,0 +1,77 @@
+/** Running a document for `graphql_query` / `graphql_mutation`, refusing the other operation kind. */
+import { GraphQLError, Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import type { McpApp } from './apps.js';
+import type { OperationKind } from './catalog.js';
+import { fail, ok, type ToolResult } from './result.js';
+
+const toolFor = (kind: OperationKind) => (kind === 'query' ? 'graphql_query' : 'graphql_mutation');
+
+function checkKind(document: DocumentNode, kind: OperationKind, operationName?: string): ToolResult | undefined {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const selected = operationName ? operations.filter((o) => o.name?.value === operationName) : operations;
+  const wrong = selected.find((o) => o.operation !== kind);
+  if (!wrong) return undefined;
+  const other: OperationKind | 'subscription' = wrong.operation;
+  return fail(
+    'wrong_operation_type',
+    `${toolFor(kind)} runs ${kind} operations, but the document holds a ${other}${wrong.name ? ` (${wrong.name.value})` : ''}`,
+    other === 'subscription' ? 'subscriptions are not served' : `use ${toolFor(other)} for ${other} operations`,
+  );
+}
+
+export interface RunOptions {
+  document: string;
+  variables?: Record<string, unknown> | string;
+  operationName?: string;
+}
+
+function readVariables(variables: RunOptions['variables']): Record<string, unknown> | ToolResult | undefined {
+  if (typeof variables !== 'string') return variables;
+  if (variables.trim() === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(variables);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  return fail('invalid_variables', 'variables must be a JSON object', 'pass variables as an object, e.g. {"limit": 5}');
+}
+
+const isResult = (value: unknown): value is ToolResult =>
+  !!value && typeof value === 'object' && 'success' in value && 'error_type' in value;
+
+export async function runDocument(app: McpApp, kind: OperationKind, options: RunOptions): Promise<ToolResult> {
+  let document: DocumentNode;
+  try {
+    document = parse(options.document);
+  } catch (error) {
+    const message = error instanceof GraphQLError ? error.message : String(error);
+    return fail('graphql_error', message, 'the document does not parse; check its syntax');
+  }
+  const refused = checkKind(document, kind, options.operationName);
+  if (refused) return refused;
+  const variables = readVariables(options.variables);
+  if (isResult(variables)) return variables;
+
+  const context = (await app.context?.()) ?? {};
+  const result = await app.handler.execute(options.document, { context, variables, operationName: options.operationName });
+  if (!result.errors?.length) return ok(result.data);
+
+  const errors = result.errors.map(({ message, path, extensions }) => ({
+    message,
+    ...(path ? { path: [...path] } : {}),
+    ...(extensions && Object.keys(extensions).length ? { extensions } : {}),
+  }));
+  return fail('graphql_error', errors.map((e) => e.message).join('\n'), hintFor(errors, kind), {
+    errors,
+    data: result.data ?? null,
+  });
+}
+
+function hintFor(errors: ReadonlyArray<{ extensions?: Record<string, unknown> }>, kind: OperationKind): string {
+  const available = errors.map((e) => e.extensions?.available_methods).find(Array.isArray);
+  if (available) return `select one of the methods: ${available.join(', ')}`;
+  const list = kind === 'query' ? 'list_queries' : 'list_mutations';
+  const schema = kind === 'query' ? 'get_query_schema' : 'get_mutation_schema';
+  return `${list} shows what exists; ${schema}(entity, method) shows arguments and fields`;
+}

@@ -1,0 +1,9 @@
+/**
+ * ergraph/mcp: MCP tools over the grouped GraphQL schema of one or more apps, served over stdio
+ * or Streamable HTTP.
+ */
+export { createMcpServer } from './server.js';
+export type { McpServerOptions } from './server.js';
+export type { McpApp, GraphQLAppHandler, GraphQLExecutionError } from './apps.js';
+export type { OperationEntry } from './catalog.js';
+export type { ToolResult, ErrorType } from './result.js';

@@ -1,0 +1,45 @@
+/**
+ * The one envelope every tool answers with, `{ success, data | error, error_type, hint? }`, sent
+ * both as JSON text (for clients that only read text) and as `structuredContent`.
+ */
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export type ErrorType =
+  | 'app_not_found'
+  | 'operation_not_found'
+  | 'invalid_response_type'
+  | 'invalid_variables'
+  | 'wrong_operation_type'
+  | 'graphql_error'
+  | 'internal_error';
+
+export type ToolResult =
+  | { success: true; data: unknown; error_type: null }
+  | { success: false; error: string; error_type: ErrorType; hint?: string; [extra: string]: unknown };
+
+/**
+ * The envelope as every tool's `outputSchema`. Loose: a GraphQL failure also carries `errors`
+ * and the partial `data`.
+ */
+export const resultSchema = z.looseObject({
+  success: z.boolean(),
+  data: z.unknown().optional(),
+  error: z.string().optional(),
+  error_type: z.string().nullable(),
+  hint: z.string().optional(),
+});
+
+export const ok = (data: unknown): ToolResult => ({ success: true, data: data ?? null, error_type: null });
+
+export function fail(errorType: ErrorType, error: string, hint?: string, extra: Record<string, unknown> = {}): ToolResult {
+  return { success: false, error, error_type: errorType, ...(hint ? { hint } : {}), ...extra };
+}
+
+export function toCallToolResult(result: ToolResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+    structuredContent: result as unknown as Record<string, unknown>,
+    ...(result.success ? {} : { isError: true }),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * `createMcpServer({ apps })`: an MCP server whose tools let an agent discover an app's grouped
+ * GraphQL schema one operation at a time and run documents against it.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ConfigError } from '../er/errors.js';
+import type { McpApp } from './apps.js';
+import {
+  findOperation,
+  fullIntrospection,
+  fullSdl,
+  listOperations,
+  operationIntrospection,
+  operationSdl,
+  type OperationKind,
+} from './catalog.js';
+import { runDocument } from './graphql.js';
+import { fail, ok, resultSchema, toCallToolResult, type ToolResult } from './result.js';
+
+export interface McpServerOptions {
+  apps: readonly McpApp[];
+  /** Server name announced to clients. */
+  name?: string;
+  version?: string;
+}
+
+const RESPONSE_TYPES = ['sdl', 'introspection'] as const;
+type ResponseType = (typeof RESPONSE_TYPES)[number];
+
+const appName = z.string().describe('Name of the app, as listed by list_apps');
+// Checked by the tool rather than by an enum so a wrong value gets the usual envelope with a hint.
+const responseType = z.string().default('sdl').describe("'sdl' (default) or 'introspection'");
+const variables = z
+  .union([z.record(z.string(), z.unknown()), z.string()])
+  .optional()
+  .describe('GraphQL variables as a JSON object');
+const operationName = z.string().optional().describe('Which operation of the document to run');
+
+const optionsOf = new WeakMap<McpServer, McpServerOptions>();
+
+/** The options a server was created with, so transports can build one server per session. */
+export function serverOptions(server: McpServer): McpServerOptions | undefined {
+  return optionsOf.get(server);
+}
+
+function checkApps(apps: readonly McpApp[]) {
+  const names = new Set<string>();
+  for (const app of apps) {
+    if (!app.name) throw new ConfigError('every MCP app needs a name');
+    if (names.has(app.name)) throw new ConfigError(`two MCP apps are named ${app.name}`);
+    if (!app.handler?.schema) throw new ConfigError(`MCP app ${app.name} has no handler with a schema`);
+    names.add(app.name);
+  }
+}
+
+export function createMcpServer(options: McpServerOptions): McpServer {
+  checkApps(options.apps);
+  const server = new McpServer({ name: options.name ?? 'ergraph', version: options.version ?? '6.0.0' });
+  optionsOf.set(server, options);
+  const apps = new Map(options.apps.map((a) => [a.name, a]));
+
+  const withApp = (name: string, run: (app: McpApp) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> => {
+    const app = apps.get(name);
+    if (!app) return fail('app_not_found', `no app named ${name}`, `available apps: ${[...apps.keys()].join(', ')}`);
+    return run(app);
+  };
+  const checkResponseType = (value: string): ToolResult | undefined =>
+    (RESPONSE_TYPES as readonly string[]).includes(value)
+      ? undefined
+      : fail('invalid_response_type', `response_type must be 'sdl' or 'introspection', not '${value}'`, "use 'sdl' or 'introspection'");
+
+  const tool = <Shape extends z.ZodRawShape>(
+    name: string,
+    description: string,
+    inputSchema: Shape,
+    run: (args: z.output<z.ZodObject<Shape>>) => ToolResult | Promise<ToolResult>,
+  ) => {
+    // The SDK cannot relate a generic Shape to its own inferred argument type, hence the cast below.
+    server.registerTool(name, { description, inputSchema, outputSchema: resultSchema }, (async (args: z.output<z.ZodObject<Shape>>) => {
+      try {
+        return toCallToolResult(await run(args));
+      } catch (error) {
+        return toCallToolResult(fail('internal_error', `${name} failed: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    }) as never);
+  };
+
+  tool('list_apps', 'List the GraphQL apps this server exposes, with how many queries and mutations each has.', {}, () =>
+    ok(
+      [...apps.values()].map((a) => ({
+        name: a.name,
+        description: a.description ?? null,
+        queries: listOperations(a.handler.schema, 'query').length,
+        mutations: listOperations(a.handler.schema, 'mutation').length,
+      })),
+    ),
+  );
+
+  for (const kind of ['query', 'mutation'] as const) {
+    const plural = kind === 'query' ? 'queries' : 'mutations';
+    tool(
+      `list_${plural}`,
+      `List the ${plural} of an app, one entry per method: entity, method, name (<Entity>.<method>), description.`,
+      { app_name: appName },
+      ({ app_name }) => withApp(app_name, (app) => ok(listOperations(app.handler.schema, kind))),
+    );
+    tool(
+      `get_${kind}_schema`,
+      `The schema of one ${kind}: the root field of its entity, its group type trimmed to the method, and every type its arguments and result reach.`,
+      {
+        entity: z.string().describe(`Entity name, as listed by list_${plural}`),
+        method: z.string().describe('Method name inside the entity group'),
+        app_name: appName,
+        response_type: responseType,
+      },
+      ({ entity, method, app_name, response_type }) =>
+        withApp(app_name, (app) => checkResponseType(response_type) ?? operationSchema(app, kind, entity, method, response_type as ResponseType)),
+    );
+  }
+
+  tool(
+    'get_full_schema',
+    "The app's whole GraphQL schema.",
+    { app_name: appName, response_type: responseType },
+    ({ app_name, response_type }) =>
+      withApp(app_name, (app) =>
+        checkResponseType(response_type) ??
+        ok({
+          response_type,
+          schema: response_type === 'sdl' ? fullSdl(app.handler.schema) : fullIntrospection(app.handler.schema),
+        }),
+      ),
+  );
+
+  tool(
+    'graphql_query',
+    'Run a GraphQL query document, grouped per entity: { User { getAll(limit: 5) { id name } } }. Mutations are refused.',
+    { app_name: appName, query: z.string().describe('The query document'), variables, operation_name: operationName },
+    ({ app_name, query, variables, operation_name }) =>
+      withApp(app_name, (app) => runDocument(app, 'query', { document: query, variables, operationName: operation_name })),
+  );
+
+  tool(
+    'graphql_mutation',
+    'Run a GraphQL mutation document: mutation { Task { create(title: "x") { id } } }. Queries are refused.',
+    { app_name: appName, mutation: z.string().describe('The mutation document'), variables, operation_name: operationName },
+    ({ app_name, mutation, variables, operation_name }) =>
+      withApp(app_name, (app) => runDocument(app, 'mutation', { document: mutation, variables, operationName: operation_name })),
+  );
+
+  return server;
+}
+
+function operationSchema(app: McpApp, kind: OperationKind, entity: string, method: string, type: ResponseType): ToolResult {
+  const schema = app.handler.schema;
+  const found = findOperation(schema, kind, entity, method);
+  if (!found.ok) return fail('operation_not_found', found.error, found.hint);
+  return ok({
+    entity,
+    method,
+    name: `${entity}.${method}`,
+    description: found.methodField.description ?? null,
+    response_type: type,
+    schema: type === 'sdl' ? operationSdl(schema, found) : operationIntrospection(schema, kind, found),
+  });
+}

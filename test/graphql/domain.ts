@@ -72,7 +72,7 @@ export class User extends model({ id: z.int(), name: z.string(), email: z.string
   }
 
   @query({ args: { role: Role.optional() }, returns: z.string() })
-  static async whoami(this: typeof User, { role }: { role?: string }, context?: Record<string, unknown>) {
+  static async whoami({ role }: { role?: string }, context?: Record<string, unknown>) {
     return `${this.name}:${String(context?.user ?? 'anonymous')}:${role ?? '-'}`;
   }
 

@@ -7,7 +7,7 @@ import type { Transform } from './types.js';
 import v3ToV4 from './v3-to-v4/index.js';
 import v4ToV5 from './v4-to-v5/index.js';
 import v54ToV55 from './v5.4-to-v5.5/index.js';
-// import v5ToV6 from './v5-to-v6/index.js';
+import v5ToV6 from './v5-to-v6/index.js';
 
 /** In upgrade order; ties on `to` keep this order (federation-config before v5-to-v6). */
 export const transforms: readonly Transform[] = [
@@ -15,7 +15,7 @@ export const transforms: readonly Transform[] = [
   v4ToV5,
   v54ToV55 as Transform,
   federationConfig as Transform,
-  // v5ToV6 as Transform,
+  v5ToV6 as Transform,
 ];
 
 export function findTransform(name: string): Transform | undefined {

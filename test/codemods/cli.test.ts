@@ -116,6 +116,17 @@ describe('ergraph-migrate', () => {
     expect(again.out).toContain('1 files scanned, 0 changed');
   });
 
+  it('upgrade --to 6 runs federation-config then v5-to-v6 with the --schema', async () => {
+    const dir = tempTree('federation-config/cross-file');
+    writeFileSync(join(dir, 'schema.graphql'), 'type UserQuery { getAll: [Int!]! }\ntype Query { User: UserQuery! }\n');
+    writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
+    const { code, out } = await cli(dir, 'upgrade', '--from', '5.5', '--to', '6', '.', '--dry-run', '--schema', 'schema.graphql');
+    expect(code).toBe(0);
+    expect(out).toContain('federation-config → v5-to-v6: 5 files scanned, 4 would change');
+    expect(out).toContain('+  static __federation_keys__ = [\'productId\'];');
+    expect(out).toContain('--- a/users.graphql');
+  });
+
   it('worker threads give the same result as one thread', async () => {
     const one = tempTree('v3-to-v4/multiple-relationship');
     const many = tempTree('v3-to-v4/multiple-relationship');

@@ -1,4 +1,5 @@
 /** Properties every transform must have beyond its fixtures: byte-identity, parse errors, no-ops. */
+import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { applyToFiles, applyTransform } from '../../codemods/apply.js';
 import { transforms } from '../../codemods/registry.js';
@@ -19,20 +20,23 @@ const QUIRKY = [
   '',
 ].join('\r\n');
 
+/** v5-to-v6 needs a v6 schema; the others ignore it. */
+const OPTIONS = { schema: buildSchema('type UserQuery { getAll: [Int!]! } type Query { User: UserQuery! }') };
+
 describe('every transform', () => {
   for (const transform of transforms) {
     describe(transform.name, () => {
       it('returns the very input when there is nothing to migrate', () => {
         const source = "import { Relationship } from 'ergraph';\n// nothing old here\nexport const x = 1;\n";
-        const result = applyTransform(transform, source, 'plain.ts');
+        const result = applyTransform(transform, source, 'plain.ts', OPTIONS);
         expect(result.output).toBe(source);
         expect(result.manual).toEqual([]);
       });
 
       it('throws ParseError on a file that does not parse, and the runner leaves it as is', () => {
         const broken = "import { Relationship } from 'ergraph';\nnew Relationship({ field: 'id', \n";
-        expect(() => applyTransform(transform, broken, 'broken.ts')).toThrow(ParseError);
-        const outcome = applyToFiles(transform, new Map([['broken.ts', broken]])).get('broken.ts');
+        expect(() => applyTransform(transform, broken, 'broken.ts', OPTIONS)).toThrow(ParseError);
+        const outcome = applyToFiles(transform, new Map([['broken.ts', broken]]), OPTIONS).get('broken.ts');
         expect(outcome?.error).toBeInstanceOf(ParseError);
         expect(outcome?.error?.message).toMatch(/^broken\.ts:\d+:\d+: /);
         expect(outcome?.result).toBeUndefined();

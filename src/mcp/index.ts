@@ -7,3 +7,5 @@ export type { McpServerOptions } from './server.js';
 export type { McpApp, GraphQLAppHandler, GraphQLExecutionError } from './apps.js';
 export type { OperationEntry } from './catalog.js';
 export type { ToolResult, ErrorType } from './result.js';
+export { mcpApp } from './http.js';
+export type { McpAppOptions } from './http.js';

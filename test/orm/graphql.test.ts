@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, ErDiagram, GraphQLHandler } from 'ergraph';
+import { AutoQueryConfig, buildRelationship, tableModel } from 'ergraph/orm';
+import { databaseTargets, type TestDatabase } from './databases.js';
+import { byRankThenId, comments, DDL, schema, seedSql, tags, taskRows, tasks, TASKS_PER_USER, taskTags, users } from './fixture.js';
+
+class User extends tableModel(users) {}
+class Task extends tableModel(tasks) {}
+class Comment extends tableModel(comments) {}
+class Tag extends tableModel(tags) {}
+
+const targets = await databaseTargets();
+const tasksOf = (owner: number) => taskRows().filter((t) => t.ownerId === owner).sort(byRankThenId);
+
+describe.each(targets)('GraphQLHandler over SQL on $name', (target) => {
+  let t: TestDatabase;
+  const entities = (orderComments: boolean) =>
+    buildRelationship({
+      db: t.db,
+      schema,
+      models: [User, Task, Comment, Tag],
+      orderBy: { 'users.tasks': tasks.rank, 'users.reviews': tasks.id, ...(orderComments ? { 'tasks.comments': comments.id } : {}) },
+      manyToMany: [{ source: tasks, name: 'tags', target: tags, through: taskTags, sourceKey: taskTags.taskId, targetKey: taskTags.tagId, orderBy: tags.label }],
+      defaultPageSize: 2,
+    });
+  let handler: GraphQLHandler;
+
+  beforeAll(async () => {
+    t = await target.open();
+    await t.exec(DDL);
+    await t.exec(seedSql());
+    handler = new GraphQLHandler(new ErDiagram({ entities: entities(true) }), {
+      enablePagination: true,
+      base: schema,
+      sessionFactory: () => t.db,
+      autoQueryConfig: new AutoQueryConfig({ defaultLimit: 10 }),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses at startup to paginate a list relation without an order, naming Entity.relationship', () => {
+    const diagram = new ErDiagram({ entities: entities(false) });
+    expect(() => new GraphQLHandler(diagram, { enablePagination: true })).toThrow(ConfigError);
+    expect(() => new GraphQLHandler(diagram, { enablePagination: true })).toThrow(/^Task\.comments: /);
+    expect(() => new GraphQLHandler(diagram)).not.toThrow();
+  });
+
+  it('serves generated root queries and nested per-parent pages, one statement per level', async () => {
+    t.reset();
+    const result = await handler.execute(`{
+      User { getAll(limit: 5) { id tasks(limit: 2, offset: 1) { items { id owner { name } tags(limit: 1) { items { label } pagination { has_more } } } pagination { has_more } } } }
+    }`);
+    expect(result.errors).toBeNull();
+    // getAll; tasks page; owner + tags page at the next level
+    expect(t.statements).toHaveLength(4);
+    expect(t.statements.join('\n')).not.toMatch(/count\(/i);
+    const got = (result.data!.User as { getAll: { id: number; tasks: { items: { id: number }[]; pagination: { has_more: boolean } } }[] }).getAll;
+    expect(got.map((u) => u.id)).toEqual([1, 2, 3, 4, 5]);
+    for (const u of got) {
+      expect(u.tasks.items.map((x) => x.id)).toEqual(tasksOf(u.id).slice(1, 3).map((x) => x.id));
+      expect(u.tasks.pagination).toEqual({ has_more: TASKS_PER_USER[u.id]! > 3 });
+    }
+  });
+
+  it('counts only when total_count is selected, and uses defaultPageSize', async () => {
+    const reviewsOf5 = taskRows().filter((x) => x.reviewerId === 5).map((x) => x.id).sort((a, b) => a - b);
+    t.reset();
+    const result = await handler.execute(`{ User { byId(id: 5) { tasks(offset: 40) { items { id } pagination { total_count has_more } } reviews { items { id } } } } }`);
+    expect(result.errors).toBeNull();
+    expect(result.data).toEqual({
+      User: {
+        byId: {
+          tasks: { items: [], pagination: { total_count: 12, has_more: false } },
+          reviews: { items: reviewsOf5.slice(0, 2).map((id) => ({ id })) },
+        },
+      },
+    });
+    expect(reviewsOf5.length).toBeGreaterThan(2);
+    expect(t.statements.filter((s) => /count\(\*\) over/i.test(s))).toHaveLength(1);
+  });
+
+  it('turns a negative limit into a GraphQL error, not a query', async () => {
+    t.reset();
+    const result = await handler.execute(`{ User { byId(id: 1) { tasks(limit: -1) { items { id } } } } }`);
+    expect(result.errors?.[0]?.message).toMatch(/limit must be a non-negative integer/);
+    expect(t.statements).toHaveLength(1); // only byId ran
+  });
+});

@@ -13,15 +13,40 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { ErDiagram } from '../er/diagram.js';
+import { ConfigError } from '../er/errors.js';
 import { graphiqlHtml, type GraphiqlOptions } from './graphiql.js';
 import type { SchemaOptions } from './registry.js';
 import { createRun } from './run.js';
 import { buildExecutableSchema, type BuiltSchema, type SchemaContribution } from './schema.js';
 import { groupedValidationRules } from './validation.js';
 
-export interface GraphQLHandlerOptions extends SchemaOptions {
+/**
+ * What a federation-capable handler passes on to its `autoQueryConfig`. The SQL integration
+ * (`AutoQueryConfig` of `ergraph/orm`) implements `DiagramExtension`; the core only knows this shape.
+ */
+export interface DiagramExtensionOptions {
+  /** The Drizzle schema module (tables + relations) the generated queries read. */
+  base?: Record<string, unknown>;
+  /** The database a request runs on, given the request context. */
+  sessionFactory?: (context?: Record<string, unknown>) => unknown;
+  serviceName?: string;
+}
+
+export interface DiagramExtension {
+  /** A new diagram whose entities carry extra root queries. */
+  extend(diagram: ErDiagram, options: DiagramExtensionOptions): ErDiagram;
+}
+
+export interface GraphQLHandlerOptions extends SchemaOptions, DiagramExtensionOptions {
   /** Convert method results that are not instances of the declared model with `new Model(value)`. */
   enableFromAttributeInTypeAdapter?: boolean;
+  /** `new AutoQueryConfig({ defaultLimit, generateById })` from `ergraph/orm`. */
+  autoQueryConfig?: DiagramExtension;
+}
+
+/** Relationships that can tell whether they support pagination (SQL ones: lists need an order). */
+interface PaginationAware {
+  assertPaginable?(where: string): void;
 }
 
 export interface ExecuteOptions {
@@ -48,9 +73,21 @@ export class GraphQLHandler {
   private readonly documents = new Map<string, DocumentNode>();
 
   constructor(diagram: ErDiagram, options: GraphQLHandlerOptions = {}) {
-    this.diagram = diagram;
+    const { autoQueryConfig, base, sessionFactory, serviceName } = options;
+    if (autoQueryConfig && typeof autoQueryConfig.extend !== 'function') {
+      throw new ConfigError('autoQueryConfig must be an AutoQueryConfig (an object with extend(diagram, options))');
+    }
+    this.diagram = autoQueryConfig ? autoQueryConfig.extend(diagram, { base, sessionFactory, serviceName }) : diagram;
     this.options = { ...options };
-    this.built = buildExecutableSchema(diagram, this.options);
+    if (options.enablePagination) {
+      // Fail at startup, not on the first paginated request.
+      for (const entity of this.diagram.entities) {
+        for (const rel of entity.relationships as readonly PaginationAware[]) {
+          rel.assertPaginable?.(`${entity.kls.name}.${(rel as { name?: string }).name}`);
+        }
+      }
+    }
+    this.built = buildExecutableSchema(this.diagram, this.options);
   }
 
   get schema(): GraphQLSchema {

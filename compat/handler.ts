@@ -57,7 +57,7 @@ export interface Deprecation {
 }
 
 export interface CompatHandlerOptions {
-  /** How many distinct document texts keep their parsed and planned form (default 1000). */
+  /** How many distinct document texts keep their parsed and planned form (default 1000, oldest out first). */
   cacheSize?: number;
 }
 
@@ -83,7 +83,12 @@ interface PreparedOperation {
 
 type Prepared =
   | { errors: GraphQLFormattedError[] }
-  | { source: Source; document: DocumentNode; operations: Map<OperationDefinitionNode, PreparedOperation> };
+  | {
+      source: Source;
+      document: DocumentNode;
+      /** Prepared operations by requested `operationName` ('' for none). */
+      operations: Map<string, PreparedOperation | GraphQLError>;
+    };
 
 const failure = (errors: readonly (GraphQLError | GraphQLFormattedError)[]): ExecutionResponse => ({
   data: null,
@@ -145,12 +150,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
 
   function prepare(query: string): Prepared {
     const hit = cache.get(query);
-    if (hit) {
-      // Re-insert to keep the Map in least-recently-used order.
-      cache.delete(query);
-      cache.set(query, hit);
-      return hit;
-    }
+    if (hit) return hit;
     let prepared: Prepared;
     const source = new Source(query);
     try {
@@ -161,23 +161,31 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
       if (!(error instanceof GraphQLError)) throw error;
       prepared = { errors: [error.toJSON()] };
     }
+    // First in, first out: cheaper on the hot path than re-ordering on every hit, and a document
+    // evicted while still in use only costs one more parse.
+    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
     cache.set(query, prepared);
-    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
     return prepared;
   }
 
   function prepareOperation(
     prepared: Extract<Prepared, { document: DocumentNode }>,
-    operation: OperationDefinitionNode,
-  ): PreparedOperation {
-    let op = prepared.operations.get(operation);
-    if (op) return op;
+    operationName: string | null | undefined,
+  ): PreparedOperation | GraphQLError {
+    const cacheKey = operationName ?? '';
+    const cached = prepared.operations.get(cacheKey);
+    if (cached) return cached;
+    const operation = selectOperation(prepared.document, operationName);
+    if (operation instanceof GraphQLError) {
+      prepared.operations.set(cacheKey, operation);
+      return operation;
+    }
     const plan = planOperation({ document: prepared.document, operation, targets: flat.targets, rootNames });
     const v6Query = plan.v6 ? print(plan.v6) : null;
     let locationMap: LocationMap | null | undefined;
     const rootName = (plan.kind === 'mutation' ? flat.schema.getMutationType() : flat.schema.getQueryType())?.name ?? '';
     const deprecations = plan.fields.map((t) => deprecationOf(t, rootName));
-    op = {
+    const op: PreparedOperation = {
       plan,
       v6Query,
       // Built on the first error only: successful requests never pay for it.
@@ -190,17 +198,17 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
       deprecations,
       coordinates: deprecations.map((d) => ({ coordinate: d.field, replacement: d.replacement })),
     };
-    prepared.operations.set(operation, op);
+    prepared.operations.set(cacheKey, op);
     return op;
   }
 
   async function run(query: string, opts: ExecuteOptions): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }> {
     const prepared = prepare(query);
     if ('errors' in prepared) return { response: failure(prepared.errors), deprecations: [] };
-    const operation = selectOperation(prepared.document, opts.operationName);
-    if (operation instanceof GraphQLError) return { response: failure([operation]), deprecations: [] };
-    const op = prepareOperation(prepared, operation);
+    const op = prepareOperation(prepared, opts.operationName);
+    if (op instanceof GraphQLError) return { response: failure([op]), deprecations: [] };
     const { plan } = op;
+    const operation = plan.operation;
     counter.record(op.coordinates, opts.client);
 
     let local: Record<string, unknown> | undefined;
@@ -245,7 +253,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
 
   return {
     schema: flat.schema,
-    execute: async (query, opts = {}) => (await run(query, opts)).response,
+    execute: (query, opts = {}) => run(query, opts).then((r) => r.response),
     executeWithDeprecations: (query, opts = {}) => run(query, opts),
     usage: () => counter.report(),
   };

@@ -20,14 +20,22 @@ export interface UsageReport {
 /** The client name recorded when a request does not carry one. */
 export const UNKNOWN_CLIENT = 'unknown';
 
+interface FieldCount {
+  replacement: string;
+  count: number;
+  clients: Map<string, number>;
+  lastUsed: number;
+}
+
+/** Counting sits on every request's path: plain numbers here, dates formatted only in reports. */
 export class UsageCounter {
-  private readonly since = new Date().toISOString();
+  private readonly since = Date.now();
   private requests = 0;
-  private readonly fields = new Map<string, FieldUsage>();
-  private readonly clients = new Map<string, { requests: number; lastSeen: string }>();
+  private readonly fields = new Map<string, FieldCount>();
+  private readonly clients = new Map<string, { requests: number; lastSeen: number }>();
 
   record(fields: ReadonlyArray<{ coordinate: string; replacement: string }>, client: string = UNKNOWN_CLIENT): void {
-    const now = new Date().toISOString();
+    const now = Date.now();
     this.requests++;
     const c = this.clients.get(client);
     if (c) {
@@ -36,20 +44,26 @@ export class UsageCounter {
     } else this.clients.set(client, { requests: 1, lastSeen: now });
     for (const { coordinate, replacement } of fields) {
       let f = this.fields.get(coordinate);
-      if (!f) this.fields.set(coordinate, (f = { replacement, count: 0, clients: {}, lastUsed: now }));
+      if (!f) this.fields.set(coordinate, (f = { replacement, count: 0, clients: new Map(), lastUsed: now }));
       f.count++;
-      f.clients[client] = (f.clients[client] ?? 0) + 1;
+      f.clients.set(client, (f.clients.get(client) ?? 0) + 1);
       f.lastUsed = now;
     }
   }
 
   /** A detached snapshot, safe to serialize or mutate. */
   report(): UsageReport {
+    const iso = (ms: number) => new Date(ms).toISOString();
     return {
-      since: this.since,
+      since: iso(this.since),
       requests: this.requests,
-      fields: Object.fromEntries([...this.fields].map(([k, v]) => [k, { ...v, clients: { ...v.clients } }])),
-      clients: Object.fromEntries([...this.clients].map(([k, v]) => [k, { ...v }])),
+      fields: Object.fromEntries(
+        [...this.fields].map(([k, v]) => [
+          k,
+          { replacement: v.replacement, count: v.count, clients: Object.fromEntries(v.clients), lastUsed: iso(v.lastUsed) },
+        ]),
+      ),
+      clients: Object.fromEntries([...this.clients].map(([k, v]) => [k, { requests: v.requests, lastSeen: iso(v.lastSeen) }])),
     };
   }
 }

@@ -157,7 +157,7 @@ describe('createCompatHandler: execution', () => {
     ]);
   });
 
-  it('evicts the least recently used document beyond cacheSize without changing answers', async () => {
+  it('evicts documents beyond cacheSize without changing answers', async () => {
     const compat = createCompatHandler(createV6Handler(), { cacheSize: 2 });
     const queries = ['{ userById(id: 1) { id } }', '{ userById(id: 2) { id } }', '{ userById(id: 3) { id } }'];
     for (let round = 0; round < 2; round++) {

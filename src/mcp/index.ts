@@ -9,3 +9,4 @@ export type { OperationEntry } from './catalog.js';
 export type { ToolResult, ErrorType } from './result.js';
 export { mcpApp } from './http.js';
 export type { McpAppOptions } from './http.js';
+export { serveStdio } from './stdio.js';

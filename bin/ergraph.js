@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Launcher: the compiled CLI after `npm run build`; from a source checkout, the TypeScript
+// sources through tsx's loader (a dev dependency), so the same command works in both.
+import { existsSync } from 'node:fs';
+
+const built = new URL('../dist/src/cli/ergraph.js', import.meta.url);
+let cli;
+if (existsSync(built)) cli = await import(built.href);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import(new URL('../src/cli/ergraph.ts', import.meta.url).href);
+}
+process.exitCode = await cli.main(process.argv.slice(2));

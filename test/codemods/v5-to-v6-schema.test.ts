@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSchema, graphql, introspectionFromSchema, printSchema } from 'graphql';
+import { loadSchema, SchemaLoadError } from '../../codemods/v5-to-v6/schema.js';
+
+const SDL = 'type Query {\n  User: UserQuery!\n}\n\ntype UserQuery {\n  getAll(limit: Int = 20): [Int!]!\n}';
+const schema = buildSchema(SDL);
+const dir = mkdtempSync(join(tmpdir(), 'ergraph-v5-schema-'));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('loadSchema', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', async () => {
+        if (req.url === '/down') {
+          res.writeHead(503).end();
+          return;
+        }
+        const { query } = JSON.parse(body) as { query: string };
+        const result = await graphql({ schema, source: query });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads an SDL file', async () => {
+    expect(printSchema(await loadSchema(file('schema.graphql', SDL)))).toBe(SDL);
+  });
+
+  it('reads introspection JSON, as an HTTP response or a bare __schema dump', async () => {
+    const introspection = introspectionFromSchema(schema);
+    expect(printSchema(await loadSchema(file('a.json', JSON.stringify({ data: introspection }))))).toBe(SDL);
+    expect(printSchema(await loadSchema(file('b.json', JSON.stringify(introspection))))).toBe(SDL);
+  });
+
+  it('introspects a running endpoint', async () => {
+    expect(printSchema(await loadSchema(`${url}/graphql`))).toBe(SDL);
+  });
+
+  it('names the source and the problem when it cannot load', async () => {
+    await expect(loadSchema(join(dir, 'missing.graphql'))).rejects.toThrow(new SchemaLoadError(join(dir, 'missing.graphql'), 'cannot read the file: ENOENT'));
+    await expect(loadSchema(file('bad.json', '{"data": '))).rejects.toThrow(/bad\.json: invalid JSON: /);
+    await expect(loadSchema(file('other.json', '{"hello": 1}'))).rejects.toThrow(/other\.json: not an introspection result/);
+    await expect(loadSchema(file('bad.graphql', 'type Query {'))).rejects.toThrow(/bad\.graphql: invalid SDL \(line 1, column 13\): /);
+    await expect(loadSchema(`${url}/down`)).rejects.toThrow(`${url}/down: introspection answered HTTP 503`);
+    await expect(loadSchema('http://127.0.0.1:1/graphql')).rejects.toThrow(/cannot reach the server/);
+  });
+});

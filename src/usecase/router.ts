@@ -4,9 +4,12 @@
  * same steps: context, body, arguments, call, result check.
  */
 import { Hono, type Context as HonoContext } from 'hono';
+import type { z } from 'zod';
 import { buildOpenApi } from './openapi.js';
 import { docsRoutes } from './docs.js';
 import { errorCode, HttpError } from './errors.js';
+import { describeField } from '../er/schema.js';
+import { toModel } from '../er/model.js';
 import { serializeResult } from './serialize.js';
 import { serviceRoutes, type RequestContext, type ServiceRoute, type UseCaseAppConfig } from './service.js';
 
@@ -55,7 +58,18 @@ async function arguments_(c: HonoContext, route: ServiceRoute, context: RequestC
     };
   }
   // Context values win: a body can never set an argument declared FromContext.
-  return { ok: true, value: { ...body.data, ...fromContext.data } };
+  return { ok: true, value: instantiate(route, { ...body.data, ...fromContext.data }) };
+}
+
+/** Model-typed arguments arrive as JSON objects; the method gets instances, as its types say. */
+function instantiate(route: ServiceRoute, args: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, schema] of Object.entries(route.operation.args)) {
+    const { model, list } = describeField(schema as z.ZodType);
+    const value = args[key];
+    if (!model || value === null || value === undefined) continue;
+    args[key] = list && Array.isArray(value) ? value.map((v) => toModel(model(), v)) : toModel(model(), value);
+  }
+  return args;
 }
 
 function handle(route: ServiceRoute, config: UseCaseAppConfig) {

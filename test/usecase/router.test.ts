@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, model, query } from 'ergraph';
+import { ConfigError, model, mutation, query, ref } from 'ergraph';
 import { createUseCaseRouter, snakeCase, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
 import { ReportService, reportCalls, resetTasks, TaskService } from './services.js';
 
@@ -136,6 +136,30 @@ describe('use-case routes', () => {
     const outer = new Hono().route('/v1', app);
     const res = await outer.request('/v1/api/task_service/getTask', { method: 'POST', body: '{"taskId":1}' });
     expect(await res.json()).toMatchObject({ id: 1 });
+  });
+});
+
+describe('model arguments', () => {
+  it('hands the method model instances built from the JSON body', async () => {
+    class Draft extends model({ title: z.string(), tags: z.array(z.string()).default([]) }) {}
+    const seen: unknown[] = [];
+    class DraftService extends UseCaseService {
+      @mutation({ args: { draft: ref(() => Draft), more: z.array(ref(() => Draft)).optional() }, returns: z.int() })
+      static async save({ draft, more }: { draft: Draft; more?: Draft[] }) {
+        seen.push(draft, ...(more ?? []));
+        return 1 + (more?.length ?? 0);
+      }
+    }
+    const drafts = createUseCaseRouter(new UseCaseAppConfig({ name: 'd', services: [DraftService] }));
+    const res = await drafts.request('/api/draft_service/save', {
+      method: 'POST',
+      body: JSON.stringify({ draft: { title: 'a' }, more: [{ title: 'b', tags: ['x'] }] }),
+    });
+    expect(await res.json()).toBe(2);
+    expect(seen.every((d) => d instanceof Draft)).toBe(true);
+    expect(seen.map((d) => ({ ...(d as object) }))).toEqual([{ title: 'a', tags: [] }, { title: 'b', tags: ['x'] }]);
+    const bad = await drafts.request('/api/draft_service/save', { method: 'POST', body: JSON.stringify({ draft: { title: 1 } }) });
+    expect(bad.status).toBe(400);
   });
 });
 

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { call, newClient } from './client.js';
 import { main } from '../../src/cli/ergraph.js';
 import { loadApps } from '../../src/cli/load-apps.js';
 
@@ -37,4 +41,33 @@ describe('ergraph CLI', () => {
     expect(await main(['mcp'], noApp.io)).toBe(2);
     expect(noApp.out.stderr).toContain('app');
   });
+});
+
+describe('ergraph mcp --http', () => {
+  it('serves Streamable HTTP on the port it prints, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['bin/ergraph.js', 'mcp', '--app', 'test/mcp/fixtures/app.ts', '--http', '--port', '0'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk) => {
+          stderr += String(chunk);
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (found) resolve(found[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      });
+      expect(stderr).toMatch(/^ergraph mcp: demo at http/);
+      const client = newClient();
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await call(client, 'list_apps')).data.map((a: { name: string }) => a.name)).toEqual(['demo']);
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }, 60_000);
 });

@@ -103,7 +103,8 @@ function renamedField(ctx: Context, { field, target }: RunItem): { text: string;
   return { text: name + full.slice(nameEnd), key };
 }
 
-function emitRun(ctx: Context, run: readonly RunItem[]): void {
+/** Emits one group for the run and returns the group's response key. */
+function emitRun(ctx: Context, run: readonly RunItem[]): string {
   const { text } = ctx;
   const entity = run[0]!.target.entity;
   const start = run[0]!.field.loc!.start;
@@ -152,18 +153,22 @@ function emitRun(ctx: Context, run: readonly RunItem[]): void {
     replacement = `${head} { ${body} }`;
   }
   ctx.out.edits.push({ start, end, text: replacement });
+  return groupKey;
 }
 
 function rewriteRoot(ctx: Context, set: SelectionSetNode): void {
   let run: RunItem[] = [];
+  const emitted = new Map<string, string>();
+  const untouched: FieldNode[] = [];
   const flush = () => {
-    if (run.length > 0) emitRun(ctx, run);
+    if (run.length > 0) emitted.set(emitRun(ctx, run), run[0]!.target.entity);
     run = [];
   };
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       const name = selection.name.value;
       if (name.startsWith('__') || ctx.groups.has(name) || ctx.isPlaceholder(selection.name.loc!.start)) {
+        untouched.push(selection);
         flush();
         continue;
       }
@@ -191,6 +196,18 @@ function rewriteRoot(ctx: Context, set: SelectionSetNode): void {
     }
   }
   flush();
+  // `User: __typename` next to a new `User { … }` group would be two different fields under one
+  // response key, which v6 rejects; a human picks the new alias.
+  for (const field of untouched) {
+    const key = field.alias?.value ?? field.name.value;
+    const entity = emitted.get(key);
+    if (entity !== undefined && field.name.value !== entity) {
+      ctx.out.problems.push({
+        offset: field.loc!.start,
+        reason: `the response key \`${key}\` is also the v6 group \`${entity}\` this document now selects: give this field another alias`,
+      });
+    }
+  }
 }
 
 /** The edits for one parsed document; `text` is the exact text it was parsed from. */

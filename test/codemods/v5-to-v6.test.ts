@@ -114,6 +114,13 @@ describe('v5-to-v6 documents', () => {
     );
   });
 
+  it('reports a root alias that would collide with a new group', () => {
+    const result = run('{ User: __typename userById(id: 1) { id } }', 'a.graphql');
+    expect(result.manual.map((m) => m.reason)).toEqual([
+      'the response key `User` is also the v6 group `User` this document now selects: give this field another alias',
+    ]);
+  });
+
   it('leaves fragments on entity types and nested fields alone', () => {
     const source = 'fragment U on User { userGetAll: name tasks { id } }\n';
     expect(run(source, 'a.graphql').output).toBe(source);

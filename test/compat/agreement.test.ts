@@ -61,6 +61,8 @@ async function agree(c: CorpusCase) {
   const v6 = createV6Handler(v6Domain);
   const migrated = transform.apply(c.query, { file: 'case.graphql', facts: [], options: { schema: v6.schema } });
   expect(migrated.manual, c.query).toEqual([]);
+  const again = transform.apply(migrated.output, { file: 'case.graphql', facts: [], options: { schema: v6.schema } });
+  expect(again.output, 'idempotent').toBe(migrated.output);
   const fromV6 = throughMoves(await v6.execute(migrated.output, opts), movesFor(c, v6));
 
   expect(fromV6.data, `${c.query}\n→\n${migrated.output}`).toEqual(fromCompat.data);

@@ -1,0 +1,39 @@
+/**
+ * Where the demo's data lives: embedded PGlite (a data directory under `.demo-data/`, or memory
+ * for tests), or a PostgreSQL server when `DATABASE_URL` is set.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { SqlDatabase } from 'ergraph/orm';
+
+export interface DemoDatabase {
+  db: SqlDatabase;
+  /** Where it runs, for the startup banner (no credentials). */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://...`: use that server instead of PGlite. */
+  url?: string;
+  /** PGlite data directory; in memory when omitted. */
+  dataDir?: string;
+}
+
+export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoDatabase> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    await pool.query('select 1'); // fail at startup with the driver's message, not on the first request
+    const { host, port, pathname } = new URL(options.url);
+    return { db: drizzlePg({ client: pool }), description: `PostgreSQL at ${host}:${port || 5432}${pathname}`, close: () => pool.end() };
+  }
+  const client = new PGlite(options.dataDir);
+  await client.waitReady;
+  return {
+    db: drizzlePglite({ client }),
+    description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
+    close: () => client.close(),
+  };
+}

@@ -1,7 +1,6 @@
-/** Reading a relationship's key off a parent, and finishing what a loader returned. */
+/** Reading a relationship's key off a parent object. */
 import { SOURCE } from '../er/model.js';
 import type { Relationship } from '../er/relationship.js';
-import { needsResolve, resolveModels, type Run } from './run.js';
 
 export const MISSING: unique symbol = Symbol('ergraph.missingKey');
 
@@ -13,9 +12,3 @@ export function keyOf(parent: unknown, rel: Relationship): unknown {
   if (raw === null || raw === undefined) return MISSING;
   return rel.fkFn ? rel.fkFn(raw) : raw;
 }
-
-/** Loaded values that are response models with `resolveX` / `postX` get resolved in the same run. */
-export function finish<T>(run: Run, value: T): T | Promise<T> {
-  return needsResolve(run, value) ? resolveModels(run, value).then(() => value) : value;
-}
-

@@ -47,22 +47,42 @@ class MutationGroup {
 
 const QUERY_GROUP = Object.freeze({});
 
+/** Extra fields of one entity's group, contributed from outside (federation's batch roots). */
+export type GroupFieldsContribution = (
+  entity: EntityInfo,
+  kind: OperationKind,
+  types: TypeRegistry,
+) => GraphQLFieldConfigMap<unknown, Run> | undefined;
+
 /** Root fields for every entity with operations of `kind`, plus what each group holds. */
 export function groupFields(
   types: TypeRegistry,
   kind: OperationKind,
+  contributed: readonly GroupFieldsContribution[] = [],
 ): { fields: GraphQLFieldConfigMap<unknown, Run>; groups: Map<string, GroupInfo> } {
   const fields: GraphQLFieldConfigMap<unknown, Run> = {};
   const groups = new Map<string, GroupInfo>();
   for (const entity of types.diagram.entityInfos().values()) {
     const operations = kind === 'query' ? entity.queries : entity.mutations;
-    if (!operations.length) continue;
+    const extra: GraphQLFieldConfigMap<unknown, Run> = {};
+    for (const contribute of contributed) {
+      for (const [name, field] of Object.entries(contribute(entity, kind, types) ?? {})) {
+        if (name in extra || operations.some((op) => op.name === name)) {
+          throw new ConfigError(`${entity.name}: the ${kind} '${name}' is declared twice (a method and a contributed field)`);
+        }
+        extra[name] = field;
+      }
+    }
+    if (!operations.length && !Object.keys(extra).length) continue;
     const typeName = groupTypeName(entity.name, suffixOf(kind));
     types.claim(typeName, `the ${kind} group of entity ${entity.name}`);
     const groupType = new GraphQLObjectType<unknown, Run>({
       name: typeName,
       description: `${upperFirst(kind)} methods of ${entity.name}`,
-      fields: () => Object.fromEntries(operations.map((op) => [op.name, operationField(types, entity, op)])),
+      fields: () => ({
+        ...Object.fromEntries(operations.map((op) => [op.name, operationField(types, entity, op)])),
+        ...extra,
+      }),
     });
     for (const op of operations) checkOperationName(entity, op);
     fields[entity.name] = {
@@ -70,7 +90,12 @@ export function groupFields(
       description: entity.kls.schema.description,
       resolve: kind === 'mutation' ? () => new MutationGroup() : () => QUERY_GROUP,
     };
-    groups.set(entity.name, { entity: entity.name, kind, typeName, methods: operations.map((op) => op.name) });
+    groups.set(entity.name, {
+      entity: entity.name,
+      kind,
+      typeName,
+      methods: [...operations.map((op) => op.name), ...Object.keys(extra)],
+    });
   }
   return { fields, groups };
 }

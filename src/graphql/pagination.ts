@@ -18,7 +18,8 @@ import type { Page } from '../er/relationship.js';
 import { PAGINATION_TYPE, resultTypeName } from './names.js';
 import { objectTypeFor } from './output.js';
 import type { TypeRegistry } from './registry.js';
-import { finish, keyOf, MISSING } from './keys.js';
+import type DataLoader from 'dataloader';
+import { keyOf, MISSING } from './keys.js';
 import { levelOf, type Run } from './run.js';
 import { selects } from './selections.js';
 
@@ -27,7 +28,8 @@ export interface PageResult {
   pagination: { has_more: boolean; total_count: number | null };
 }
 
-function paginationType(types: TypeRegistry): GraphQLObjectType {
+/** The shared `Pagination` type (federation's remote pages reuse it). */
+export function paginationType(types: TypeRegistry): GraphQLObjectType {
   return types.once(
     PAGINATION_TYPE,
     'the pagination info type',
@@ -83,6 +85,9 @@ function slice(list: readonly unknown[], limit: number, offset: number): PageRes
   };
 }
 
+const NO_ITEMS: readonly unknown[] = Object.freeze([]);
+const EMPTY_PAGE: Page = { items: [], hasMore: false, total: 0 };
+
 const emptyPage = (): PageResult => ({ items: [], pagination: { has_more: false, total_count: 0 } });
 
 export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelationship): GraphQLFieldConfig<unknown, Run> {
@@ -102,20 +107,11 @@ export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelatio
       if (r.pageLoader) {
         const withTotal = selects(info, ['pagination', 'total_count']);
         const loader = run.pool.page(r.pageLoader, { limit, offset, withTotal });
-        return run.levels.atLevel(level, () => loader.load(key).then((page) => settle(run, toResult(page, withTotal))));
+        return run.levels.load(level, loader as DataLoader<unknown, unknown>, key, EMPTY_PAGE).then((page) => toResult(page as Page, withTotal));
       }
-      const loader = run.pool.get(r.loader!);
-      return run.levels.atLevel(level, () =>
-        loader.load(key).then((list) => settle(run, slice((list as unknown[] | null) ?? [], limit, offset))),
-      );
+      return run.levels.load(level, run.pool.get(r.loader!), key, NO_ITEMS).then((list) => slice(list as unknown[], limit, offset));
     },
   };
-}
-
-/** Resolve response models among the page's items before handing the page to graphql-js. */
-function settle(run: Run, page: PageResult): PageResult | Promise<PageResult> {
-  const done = finish(run, page.items);
-  return done instanceof Promise ? done.then(() => page) : page;
 }
 
 function toResult(page: Page, withTotal: boolean): PageResult {

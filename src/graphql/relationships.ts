@@ -6,7 +6,7 @@ import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLField
 import type { EntityInfo, ResolvedRelationship } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
-import { finish, keyOf, MISSING } from './keys.js';
+import { keyOf, MISSING } from './keys.js';
 import { objectTypeFor } from './output.js';
 import { pagedRelationshipField } from './pagination.js';
 import type { TypeRegistry } from './registry.js';
@@ -38,16 +38,14 @@ function plainRelationshipField(types: TypeRegistry, rel: ResolvedRelationship):
     );
   }
   const empty = () => (r.hasNoneDefault ? r.noneDefault() : rel.list ? [] : null);
+  const missing = rel.list ? Object.freeze([]) : null; // what the loader's null for a key means
   return {
     type: rel.list ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target))) : target,
     description: r.description,
     resolve(parent, _args, run, info) {
       const key = keyOf(parent, r);
       if (key === MISSING) return empty();
-      const loader = run.pool.get(loaderRef);
-      return run.levels.atLevel(levelOf(run, info.path), () =>
-        loader.load(key).then((value) => finish(run, value ?? (rel.list ? [] : null))),
-      );
+      return run.levels.load(levelOf(run, info.path), run.pool.get(loaderRef), key, missing);
     },
   };
 }

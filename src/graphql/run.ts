@@ -7,6 +7,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 
 type Path = GraphQLResolveInfo['path'];
 import type { ErDiagram } from '../er/diagram.js';
+import type { Page } from '../er/relationship.js';
 import { isModelInstance, type AnyModelClass } from '../er/model.js';
 import { planFor } from '../resolver/plan.js';
 import { LoaderPool } from '../resolver/pool.js';
@@ -30,15 +31,33 @@ export function createRun(
   options: { fromAttributes: boolean; resultTypes: ReadonlySet<string> },
 ): Run {
   const ctx = context ?? {};
-  return {
+  const run: Run = {
     context: ctx,
     pool: new LoaderPool({ context: ctx }),
-    levels: new LevelScheduler(),
+    levels: new LevelScheduler((values) => settleModels(run, values)),
     diagram,
     fromAttributes: options.fromAttributes,
     resultTypes: options.resultTypes,
   };
+  return run;
 }
+
+/** Response models among one batch of loaded values are resolved together, with the run's pool. */
+function settleModels(run: Run, values: unknown[]): Promise<void> | undefined {
+  let models: unknown[] | undefined;
+  const visit = (item: unknown) => {
+    if (needsResolve(run, item)) (models ??= []).push(item);
+  };
+  for (const value of values) {
+    if (isPage(value)) value.items.forEach(visit);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else visit(value);
+  }
+  return models ? resolveModels(run, models) : undefined;
+}
+
+const isPage = (value: unknown): value is Page =>
+  value !== null && typeof value === 'object' && Array.isArray((value as Page).items) && 'hasMore' in value;
 
 /**
  * The tree level of a field: named path segments, not counting list indices nor the `items`

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import type { ErDiagram } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
-import { groupFields, type GroupInfo } from './operations.js';
+import { groupFields, type GroupFieldsContribution, type GroupInfo } from './operations.js';
 import { objectTypeFor } from './output.js';
 import { TypeRegistry, type ObjectFieldsContribution, type SchemaOptions } from './registry.js';
 import { relationshipFields } from './relationships.js';
@@ -28,6 +28,11 @@ export interface SchemaContribution {
   /** Extra root fields (not groups: validation leaves them to graphql-js). */
   queryFields?: (types: TypeRegistry) => GraphQLFieldConfigMap<unknown, Run>;
   mutationFields?: (types: TypeRegistry) => GraphQLFieldConfigMap<unknown, Run>;
+  /**
+   * Extra methods inside an entity's `<Entity>Query` / `<Entity>Mutation` group (federation's
+   * `by_<key>_in` roots live there); a group is created for them when the entity has none.
+   */
+  groupFields?: GroupFieldsContribution;
   /** Extra named types to include even when nothing references them. */
   types?: (types: TypeRegistry) => GraphQLNamedType[];
 }
@@ -50,8 +55,9 @@ export function buildExecutableSchema(
     ...contributions.flatMap((c) => (c.objectFields ? [c.objectFields] : [])),
   ]);
   const entityTypes = [...diagram.entityInfos().values()].map((entity) => objectTypeFor(types, entity.kls));
-  const query = rootType(types, 'query', contributions.map((c) => c.queryFields));
-  const mutation = rootType(types, 'mutation', contributions.map((c) => c.mutationFields));
+  const grouped = contributions.flatMap((c) => (c.groupFields ? [c.groupFields] : []));
+  const query = rootType(types, 'query', contributions.map((c) => c.queryFields), grouped);
+  const mutation = rootType(types, 'mutation', contributions.map((c) => c.mutationFields), grouped);
   const extra = contributions.flatMap((c) => c.types?.(types) ?? []);
   const schema = finalize({ query: query.type, mutation: mutation.type, types: [...entityTypes, ...extra] });
   return { schema, groups: { query: query.groups, mutation: mutation.groups }, resultTypes: types.resultTypes };
@@ -61,8 +67,9 @@ function rootType(
   types: TypeRegistry,
   kind: 'query' | 'mutation',
   extra: readonly (((types: TypeRegistry) => GraphQLFieldConfigMap<unknown, Run>) | undefined)[],
+  grouped: readonly GroupFieldsContribution[],
 ) {
-  const { fields, groups } = groupFields(types, kind);
+  const { fields, groups } = groupFields(types, kind, grouped);
   for (const contribute of extra) {
     for (const [name, field] of Object.entries(contribute?.(types) ?? {})) {
       if (name in fields) throw new ConfigError(`Root ${kind} field ${name} is declared twice`);

@@ -109,9 +109,10 @@ export function createUseCaseRouter(config: UseCaseAppConfig): Hono {
   const routes = serviceRoutes(config);
   const app = new Hono();
   for (const route of routes) app.post(route.path, handle(route, config));
-  let openapi: object | undefined;
-  // Built on first request: model classes referenced by thunks may be declared after the router.
-  app.get('/openapi.json', (c) => c.json((openapi ??= buildOpenApi(config, routes))));
+  // Built now, so a bad declaration (two models sharing a name, a return thunk that throws)
+  // fails at startup rather than on the first request.
+  const openapi = buildOpenApi(config, routes);
+  app.get('/openapi.json', (c) => c.json(openapi));
   app.route('/', docsRoutes(config.name));
   return app;
 }

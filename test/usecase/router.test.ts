@@ -181,6 +181,24 @@ describe('configuration errors', () => {
     expect(() => createUseCaseRouter(new UseCaseAppConfig({ name: 'x', services: [EmptyService] }))).toThrow(ConfigError);
   });
 
+  it('refuses two model classes sharing a component name, at startup', () => {
+    const make = () => class Clash extends model({ id: z.int() }) {};
+    const [A, B] = [make(), make()];
+    class ClashService extends UseCaseService {
+      @query({ returns: () => A })
+      static async a() {
+        return new A({ id: 1 });
+      }
+      @query({ returns: () => B })
+      static async b() {
+        return new B({ id: 1 });
+      }
+    }
+    expect(() => createUseCaseRouter(new UseCaseAppConfig({ name: 'x', services: [ClashService] }))).toThrow(
+      /two different model classes are named Clash/,
+    );
+  });
+
   it('refuses two services mapping to the same path', () => {
     class Item extends model({ id: z.int() }) {}
     function make() {

@@ -121,6 +121,7 @@ const transform: Transform<FederationFact> = {
     'SubsetConfig federationJoinKey → federationKey (only with several keys), DTO-level orders → source entity',
   extensions: SCRIPT_EXTENSIONS,
   scan(source, file) {
+    if (!source.includes('class') && !source.includes('AutoQueryConfig')) return [];
     const sf = parseSource(source, file);
     return scanFederation(sf, readErgraphImports(sf));
   },

@@ -23,7 +23,16 @@ export interface Plan {
 
 export const siteKey = (file: string, start: number) => `${file}:${start}`;
 
+/** Every file of a run gets the same facts array: plan once per array, not once per file. */
+const plans = new WeakMap<readonly FederationFact[], Plan>();
+
 export function planFederation(facts: readonly FederationFact[]): Plan {
+  let plan = plans.get(facts);
+  if (!plan) plans.set(facts, (plan = buildPlan(facts)));
+  return plan;
+}
+
+function buildPlan(facts: readonly FederationFact[]): Plan {
   const byName = new Map<string, ClassFact[]>();
   for (const f of facts)
     if (f.kind === 'class' && !f.subsetOf) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
@@ -37,7 +46,7 @@ export function planFederation(facts: readonly FederationFact[]): Plan {
     if (!plan) entities.set(name, (plan = { file: decls[0].file, keys: decls[0].keys, orders: decls[0].orders }));
     return plan;
   };
-  const ordered = [...facts].sort((a, b) => a.file.localeCompare(b.file));
+  const ordered = [...facts].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const f of ordered) {
     if (f.kind !== 'autoQuery') continue;
     const site = siteKey(f.file, f.start);

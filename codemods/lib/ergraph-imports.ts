@@ -88,27 +88,40 @@ export function isReference(id: ts.Identifier): boolean {
   return true;
 }
 
+/** Identifiers of a file by name, built on first use: transforms ask about many names per file. */
+const identifierIndex = new WeakMap<ts.SourceFile, Map<string, ts.Identifier[]>>();
+
+function identifiersNamed(sf: ts.SourceFile, name: string): ts.Identifier[] {
+  let index = identifierIndex.get(sf);
+  if (!index) {
+    const built = new Map<string, ts.Identifier[]>();
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node)) {
+        const list = built.get(node.text);
+        if (list) list.push(node);
+        else built.set(node.text, [node]);
+      }
+      node.forEachChild(visit);
+    };
+    visit(sf);
+    identifierIndex.set(sf, (index = built));
+  }
+  return index.get(name) ?? [];
+}
+
 export function referencesTo(sf: ts.SourceFile, local: string): ts.Identifier[] {
-  const found: ts.Identifier[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node) && node.text === local && isReference(node)) found.push(node);
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  return found;
+  return identifiersNamed(sf, local).filter(isReference);
 }
 
 /** Uses of an ergraph export through a namespace import: `eg.Name`. */
 export function namespaceUses(sf: ts.SourceFile, imports: ErgraphImports, name: string): ts.PropertyAccessExpression[] {
   if (imports.namespaces.length === 0) return [];
-  const found: ts.PropertyAccessExpression[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && node.name.text === name && ergraphExportOf(node, imports) === name)
-      found.push(node);
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  return found;
+  return identifiersNamed(sf, name)
+    .map((id) => id.parent)
+    .filter(
+      (p): p is ts.PropertyAccessExpression =>
+        ts.isPropertyAccessExpression(p) && p.name.text === name && ergraphExportOf(p, imports) === name,
+    );
 }
 
 function lineRange(source: string, start: number, end: number): { start: number; end: number } | undefined {

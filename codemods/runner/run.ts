@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
-import { applyFile, handles, scanFile, type FileOutcome } from '../apply.js';
+import { applyFile, assertParses, handles, scanFile, type FileOutcome } from '../apply.js';
 import { findTransform } from '../registry.js';
 import type { ManualItem, Transform, TransformOptions } from '../types.js';
 import { collectFiles } from './files.js';
@@ -57,8 +57,10 @@ function resolveTransforms(list: MigrationOptions['transforms']): Transform[] {
   });
 }
 
+/** One thread per spare core, and none when there is at most one spare: a lone worker only adds copying. */
 function defaultWorkers(files: number): number {
-  return files < PARALLEL_THRESHOLD ? 0 : Math.max(1, Math.min(8, availableParallelism() - 1));
+  const spare = Math.min(8, availableParallelism() - 1);
+  return files < PARALLEL_THRESHOLD || spare < 2 ? 0 : spare;
 }
 
 async function runStep(
@@ -102,7 +104,7 @@ async function runStep(
     });
   } else
     for (const file of pending) {
-      outcomes.set(file, applyFile(transform, texts.get(file)!, file, facts, options));
+      outcomes.set(file, applyFile(transform, texts.get(file)!, file, facts, options, false));
       progress();
     }
   return outcomes;
@@ -134,7 +136,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       for (const [file, outcome] of outcomes) {
         const report = reports.get(file)!;
         if (outcome.error) {
-          report.error = outcome.error.message;
+          const after = report.transforms.length > 0 ? ` (in the output of ${report.transforms.join(', ')})` : '';
+          report.error = `${outcome.error.message}${after}`;
           continue;
         }
         const result = outcome.result!;
@@ -150,6 +153,14 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     await pool?.close();
   }
   for (const [abs, report] of reports) {
+    const text = texts.get(abs)!;
+    if (!report.error && text !== report.before) {
+      try {
+        assertParses(text, abs);
+      } catch (error) {
+        report.error = `${(error as Error).message} (after ${report.transforms.join(', ')})`;
+      }
+    }
     // Any error leaves the file exactly as it was, even if an earlier step had changed it.
     report.after = report.error ? report.before : texts.get(abs)!;
     report.changed = report.after !== report.before;

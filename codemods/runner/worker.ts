@@ -14,7 +14,7 @@ function handle(message: Task): Reply {
   try {
     if (message.op === 'scan') return { id: message.id, facts: scanFile(transform, message.source, message.file) };
     const ctx = factsByTransform.get(message.transform) ?? { facts: [], options: {} };
-    const outcome = applyFile(transform, message.source, message.file, ctx.facts, ctx.options);
+    const outcome = applyFile(transform, message.source, message.file, ctx.facts, ctx.options, false);
     return outcome.error
       ? { id: message.id, error: serializeError(outcome.error) }
       : { id: message.id, result: outcome.result! };

@@ -16,6 +16,8 @@ const transform: Transform<RelationshipFact> = {
     'Resolver loaderFilters→loaderParams, __relationships__, LoaderDepend→Loader, @modelConfig()→@serialization',
   extensions: SCRIPT_EXTENSIONS,
   scan(source, file) {
+    // Facts need a Relationship; the cheap text test spares a parse for most files.
+    if (!source.includes('Relationship')) return [];
     const sf = parseSource(source, file);
     return declarations(sf, readErgraphImports(sf)).flatMap((d) => d.facts);
   },

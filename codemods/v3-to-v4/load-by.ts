@@ -37,14 +37,44 @@ function subsetSourceOf(call: ts.CallExpression, imports: ErgraphImports): strin
   return undefined;
 }
 
+/** Facts by foreign key and by owner + foreign key, built once per facts array (a run shares one). */
+interface FactIndex {
+  byFk: Map<string, RelationshipFact[]>;
+  byOwnerFk: Map<string, RelationshipFact[]>;
+}
+const indexes = new WeakMap<readonly RelationshipFact[], FactIndex>();
+
+function push(map: Map<string, RelationshipFact[]>, key: string, fact: RelationshipFact): void {
+  const list = map.get(key);
+  if (list) list.push(fact);
+  else map.set(key, [fact]);
+}
+
+function indexOf(facts: readonly RelationshipFact[]): FactIndex {
+  let index = indexes.get(facts);
+  if (!index) {
+    index = { byFk: new Map(), byOwnerFk: new Map() };
+    for (const f of facts) {
+      if (f.fk === undefined) continue;
+      push(index.byFk, f.fk, f);
+      if (f.owner) push(index.byOwnerFk, `${f.owner}\0${f.fk}`, f);
+    }
+    indexes.set(facts, index);
+  }
+  return index;
+}
+
 function resolveName(
   facts: readonly RelationshipFact[],
   fk: string,
   biz: string | undefined,
   owner: string | undefined,
 ): string | string[] {
-  let candidates = facts.filter((f) => f.fk === fk && (biz === undefined || f.biz === biz));
-  if (owner && candidates.some((f) => f.owner === owner)) candidates = candidates.filter((f) => f.owner === owner);
+  const index = indexOf(facts);
+  const matches = (list: RelationshipFact[] | undefined) => (list ?? []).filter((f) => biz === undefined || f.biz === biz);
+  // The owner's own relationships win; without any, every relationship with that key competes.
+  const own = owner ? matches(index.byOwnerFk.get(`${owner}\0${fk}`)) : [];
+  const candidates = own.length > 0 ? own : matches(index.byFk.get(fk));
   const names = [...new Set(candidates.map((f) => f.name).filter((n): n is string => n !== undefined))];
   return names.length === 1 && candidates.every((f) => f.name !== undefined) ? names[0] : names;
 }

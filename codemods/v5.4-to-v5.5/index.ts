@@ -68,6 +68,7 @@ const transform: Transform<AutoLoadFact> = {
   description: "diagram.createAutoLoad() removed: AutoLoad imported from 'ergraph', configGlobalResolver(diagram) kept or added",
   extensions: SCRIPT_EXTENSIONS,
   scan(source, file) {
+    if (!source.includes('createAutoLoad') && !source.includes('Resolver')) return [];
     const sf = parseSource(source, file);
     const facts: AutoLoadFact[] = configuredDiagrams(sf, readErgraphImports(sf)).map((diagram) => ({
       kind: 'configured',

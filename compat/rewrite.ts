@@ -100,13 +100,9 @@ function wrapped(occurrence: Occurrence, target: FlatTarget): SelectionNode {
  * recurs after another entity's fields gets its own alias; a key seen before always returns to
  * the group it first went to, so v5's merge of repeated keys is kept.
  */
-function assignGroups(
-  occurrences: readonly Occurrence[],
-  kind: OperationKind,
-  reserved: ReadonlySet<string>,
-): Map<string, string> {
+function assignGroups(occurrences: readonly Occurrence[], kind: OperationKind): Map<string, string> {
   const groupOfKey = new Map<string, string>();
-  const used = new Set(reserved);
+  const used = new Set<string>();
   let last: { alias: string; entity: string } | null = null;
   for (const { key, target } of occurrences) {
     if (!target || groupOfKey.has(key)) continue;
@@ -192,7 +188,7 @@ export function planOperation({ document, operation, targets, rootNames }: PlanI
 
   const occurrences: Occurrence[] = [];
   collectRoot(operation.selectionSet, fragments, targets[kind], [], occurrences);
-  const groupOfKey = assignGroups(occurrences, kind, new Set());
+  const groupOfKey = assignGroups(occurrences, kind);
 
   const keys = new Map<string, KeySource>();
   const fields = new Map<string, FlatTarget>();

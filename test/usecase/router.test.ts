@@ -136,6 +136,10 @@ describe('use-case routes', () => {
     const outer = new Hono().route('/v1', app);
     const res = await outer.request('/v1/api/task_service/getTask', { method: 'POST', body: '{"taskId":1}' });
     expect(await res.json()).toMatchObject({ id: 1 });
+    // the docs page links its assets relatively, so they resolve under the prefix too
+    expect(await (await outer.request('/v1/docs')).text()).toContain('href="docs/swagger-ui.css"');
+    expect((await outer.request('/v1/docs/swagger-ui.css')).status).toBe(200);
+    expect((await outer.request('/v1/openapi.json')).status).toBe(200);
   });
 });
 

@@ -189,6 +189,16 @@ describe('ergraph-migrate', () => {
     expect((await cli(process.cwd(), 'v3-to-v4', '.', '--report', 'r.txt', '--dry-run')).code).toBe(2);
   });
 
+  it('draws a progress bar only when stdout is a terminal', async () => {
+    const dir = tempTree('v3-to-v4/load-by');
+    let tty = '';
+    const io: CliIO = { cwd: dir, stdout: { isTTY: true, write: (s: string) => (tty += s) }, stderr: { write: () => true } };
+    expect(await main(['v3-to-v4', '.', '--dry-run'], io)).toBe(0);
+    expect(tty).toContain(`\rv3-to-v4           [${'#'.repeat(30)}] 2/2\n`);
+    const plain = await cli(dir, 'v3-to-v4', '.', '--dry-run');
+    expect(plain.out).not.toContain('\r');
+  });
+
   it('the bin launcher runs the CLI from the sources', () => {
     const dir = tempTree('v4-to-v5/configs');
     const run = spawnSync(process.execPath, [BIN, 'v4-to-v5', '.', '--dry-run'], { cwd: dir, encoding: 'utf8' });

@@ -1,0 +1,33 @@
+/** The programmatic API as users import it: `ergraph/migrate`. */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyTransform, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { FIXTURES, readTree } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-api-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ergraph/migrate', () => {
+  it('exposes the registered transforms and applies one to a string', () => {
+    const v4 = transforms.find((t) => t.name === 'v4-to-v5')!;
+    const result = applyTransform(v4, "import { ErDiagram } from 'ergraph';\nnew ErDiagram({ configs: [] });\n", 'd.ts');
+    expect(result.output).toBe("import { ErDiagram } from 'ergraph';\nnew ErDiagram({ entities: [] });\n");
+    expect(() => applyTransform(v4, 'new ErDiagram({', 'bad.ts')).toThrow(ParseError);
+  });
+
+  it('runMigration chains transforms by name over a tree and reports', async () => {
+    cpSync(join(FIXTURES, 'federation-config/cross-file/input'), dir, { recursive: true });
+    const report = await runMigration({ transforms: upgradePath('5.5', '6').slice(0, 1), paths: ['.'], cwd: dir, workers: 0 });
+    expect(report.transforms).toEqual(['federation-config']);
+    expect(report.summary).toMatchObject({ files: 3, changed: 3, manual: 0, errors: 0 });
+    expect(readTree(dir)).toEqual(readTree(join(FIXTURES, 'federation-config/cross-file/expected')));
+    expect(toMarkdown(report)).toContain('- `entities.ts` (federation-config)');
+    expect(readFileSync(join(dir, 'dto.ts'), 'utf8')).toContain("federationKey: 'sku'");
+  });
+
+  it('rejects an unknown transform name', async () => {
+    await expect(runMigration({ transforms: ['v9-to-v10'], paths: [dir], cwd: dir })).rejects.toThrow(/unknown transform: v9-to-v10/);
+  });
+});

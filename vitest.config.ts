@@ -17,6 +17,8 @@ export default defineConfig({
       { find: /^ergraph$/, replacement: here('./src/index.ts') },
     ],
   },
+  // Decorator lowering wraps classes; keep their names, which become routes, tags and types.
+  esbuild: { keepNames: true },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -74,7 +74,8 @@ function record(kind: OperationKind, options: OperationOptions, methodName: stri
 
 export interface OperationDecorator<A extends z.ZodRawShape> {
   // TC39 standard decorators
-  <F extends (args: z.output<z.ZodObject<A>>, context?: never) => unknown>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  <F extends (this: any, args: z.output<z.ZodObject<A>>, context?: never) => unknown>(
     value: F,
     context: ClassMethodDecoratorContext,
   ): void;

@@ -77,7 +77,8 @@ export interface OperationDecorator<A extends z.ZodRawShape> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   <F extends (this: any, args: z.output<z.ZodObject<A>>, context?: never) => unknown>(
     value: F,
-    context: ClassMethodDecoratorContext,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    context: ClassMethodDecoratorContext<any, any>,
   ): void;
   // experimentalDecorators
   (target: object, key: string | symbol, descriptor: PropertyDescriptor): void;

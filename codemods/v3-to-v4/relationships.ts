@@ -169,6 +169,15 @@ function renamedProp(sf: ts.SourceFile, prop: Prop): string {
 }
 
 /** One v4 Relationship per link: the MultipleRelationship's own options, then the link's. */
+function commentsIn(source: string, start: number, end: number): { start: number; end: number }[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source, undefined, start, end - start);
+  const found: { start: number; end: number }[] = [];
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan())
+    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia)
+      found.push({ start: scanner.getTokenStart(), end: scanner.getTokenEnd() });
+  return found;
+}
+
 function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImports): void {
   const { sf, source } = ch;
   const opts = decl.opts as ts.ObjectLiteralExpression;
@@ -183,7 +192,16 @@ function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImpor
     const q = "'";
     return `new ${relationship}({ ${[...common, `name: ${q}${plan.name}${q}`, ...own].join(', ')} })`;
   });
-  ch.replace(decl.node, parts.join(`,\n${indent}`));
+  const copied = [...opts.properties.filter((p) => keyOf(p) !== 'links'), ...decl.links.flatMap((l) => [...l.opts.properties])]
+    .map(valueOf)
+    .filter((v): v is ts.Expression => v !== undefined)
+    .map((v) => ({ start: v.getStart(sf), end: v.getEnd() }));
+  const kept = commentsIn(source, decl.node.getStart(sf), decl.node.getEnd()).filter(
+    (c) => !copied.some((r) => c.start >= r.start && c.end <= r.end),
+  );
+  // Comments between options have no place in the generated text: they go above it, in order.
+  const lead = kept.map((c) => `${source.slice(c.start, c.end)}\n${indent}`).join('');
+  ch.replace(decl.node, lead + parts.join(`,\n${indent}`));
   for (const plan of decl.links)
     if (plan.derived) ch.note(plan.link, `Relationship name '${plan.name}' derived from the Link (no defaultFieldName); check it`);
   ch.note(decl.node, `MultipleRelationship split into ${decl.links.length} Relationship entries`);

@@ -44,6 +44,35 @@ function markersAbove(source: string, lineStart: number): Set<string> {
   return found;
 }
 
+/** Text where a `//` line would not be a comment: inside template literals and JSX. */
+function isVerbatim(node: ts.Node): boolean {
+  return (
+    ts.isTemplateExpression(node) ||
+    ts.isNoSubstitutionTemplateLiteral(node) ||
+    ts.isJsxElement(node) ||
+    ts.isJsxFragment(node)
+  );
+}
+
+/**
+ * A line start where a marker comment is a comment: if `lineStart` falls inside a template
+ * literal or JSX, the line of the outermost such construct around it.
+ */
+function markerLine(sf: ts.SourceFile, lineStart: number): number {
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (node.getStart(sf) < lineStart && node.getEnd() > lineStart) {
+      if (isVerbatim(node)) {
+        found = node;
+        return;
+      }
+      node.forEachChild(visit);
+    }
+  };
+  visit(sf);
+  return found ? lineStartOf(sf.text, found.getStart(sf)) : lineStart;
+}
+
 export function fileChanges(sf: ts.SourceFile): FileChanges {
   const source = sf.text;
   const edits: Edit[] = [];
@@ -79,7 +108,7 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
       const markerEdits: Edit[] = [];
       const placed = new Map<number, Set<string>>();
       for (const { pos, reason } of pending) {
-        let lineStart = lineStartOf(source, pos);
+        let lineStart = markerLine(sf, lineStartOf(source, pos));
         // A marker cannot go inside text another edit replaces; put it above that edit instead.
         const covering = edits.find((e) => e.start < lineStart && e.end > lineStart);
         if (covering) lineStart = lineStartOf(source, covering.start);

@@ -87,3 +87,39 @@ describe('v3-to-v4 text edits', () => {
     expect(applyTransform(v3!, source, 'local.ts').output).toBe(source);
   });
 });
+
+describe('TODO markers', () => {
+  const v4 = transforms.find((t) => t.name === 'v4-to-v5');
+  it('go above a template literal or JSX rather than inside it', () => {
+    const source = [
+      "import { ErDiagram } from 'ergraph';",
+      'export const doc = `first line ${',
+      '  new ErDiagram({ ...opts })',
+      '}`;',
+      'export const el = (',
+      '  <div>',
+      '    {new ErDiagram(options)}',
+      '  </div>',
+      ');',
+      '',
+    ].join('\n');
+    const result = applyTransform(v4!, source, 'view.tsx');
+    expect(result.output).toBe(
+      [
+        "import { ErDiagram } from 'ergraph';",
+        '// TODO(ergraph-migrate): ErDiagram: spread options cannot be migrated safely (configs → entities)',
+        'export const doc = `first line ${',
+        '  new ErDiagram({ ...opts })',
+        '}`;',
+        'export const el = (',
+        '  // TODO(ergraph-migrate): ErDiagram options are not an object literal: rename configs to entities',
+        '  <div>',
+        '    {new ErDiagram(options)}',
+        '  </div>',
+        ');',
+        '',
+      ].join('\n'),
+    );
+    expect(result.manual.map((m) => m.line)).toEqual([3, 7]);
+  });
+});

@@ -4,6 +4,7 @@
  *
  *   ergraph mcp --app <module>                 MCP over stdio (what agents spawn)
  *   ergraph mcp --app <module> --http [--port]  MCP over Streamable HTTP
+ *   ergraph mcp ... --v5-compat                 also answer v5-shaped MCP calls
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
@@ -28,6 +29,7 @@ interface McpArgs {
   host: string;
   port: number;
   path: string;
+  v5Compat: boolean;
 }
 
 /** Resolves when the process is asked to stop. */
@@ -40,7 +42,7 @@ const stopSignal = () =>
 async function mcpCommand(args: McpArgs, io: CliIO): Promise<void> {
   const apps = await loadApps(args.app, io.cwd);
   const { createMcpServer, mcpApp, serveStdio } = await import('../mcp/index.js');
-  const server = createMcpServer({ apps });
+  const server = createMcpServer({ apps, v5Compat: args.v5Compat });
   if (!args.http) {
     // Stdout is the protocol channel now; anything the app logs goes to stderr.
     console.log = console.info = console.debug = console.error;
@@ -68,8 +70,9 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           .option('http', { type: 'boolean', default: false, describe: 'serve Streamable HTTP instead of stdio' })
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'HTTP host' })
           .option('port', { type: 'number', default: 8765, describe: 'HTTP port (0 picks a free one)' })
-          .option('path', { type: 'string', default: '/mcp', describe: 'HTTP path of the endpoint' }),
-      (a) => mcpCommand({ app: a.app, http: a.http, host: a.host, port: a.port, path: a.path }, io),
+          .option('path', { type: 'string', default: '/mcp', describe: 'HTTP path of the endpoint' })
+          .option('v5-compat', { type: 'boolean', default: false, describe: 'also answer v5-shaped calls (get_query_schema({ name }), list format v5)' }),
+      (a) => mcpCommand({ app: a.app, http: a.http, host: a.host, port: a.port, path: a.path, v5Compat: a.v5Compat }, io),
     )
     .demandCommand(1, 'give a command')
     .strict()

@@ -4,6 +4,7 @@
  */
 export { createMcpServer } from './server.js';
 export type { McpServerOptions } from './server.js';
+export type { V5CompatOptions, ListFormat } from './v5.js';
 export type { McpApp, GraphQLAppHandler, GraphQLExecutionError } from './apps.js';
 export type { OperationEntry } from './catalog.js';
 export type { ToolResult, ErrorType } from './result.js';

@@ -8,6 +8,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 export type ErrorType =
   | 'app_not_found'
   | 'operation_not_found'
+  | 'ambiguous_name'
+  | 'invalid_arguments'
+  | 'invalid_format'
   | 'invalid_response_type'
   | 'invalid_variables'
   | 'wrong_operation_type'
@@ -15,7 +18,7 @@ export type ErrorType =
   | 'internal_error';
 
 export type ToolResult =
-  | { success: true; data: unknown; error_type: null }
+  | { success: true; data: unknown; error_type: null; hint?: string }
   | { success: false; error: string; error_type: ErrorType; hint?: string; [extra: string]: unknown };
 
 /**
@@ -30,7 +33,8 @@ export const resultSchema = z.looseObject({
   hint: z.string().optional(),
 });
 
-export const ok = (data: unknown): ToolResult => ({ success: true, data: data ?? null, error_type: null });
+/** `hint` on a success tells the agent something it should change, e.g. the v6 form of a v5 call. */
+export const ok = (data: unknown, hint?: string): ToolResult => ({ success: true, data: data ?? null, error_type: null, ...(hint ? { hint } : {}) });
 
 export function fail(errorType: ErrorType, error: string, hint?: string, extra: Record<string, unknown> = {}): ToolResult {
   return { success: false, error, error_type: errorType, ...(hint ? { hint } : {}), ...extra };

@@ -17,12 +17,20 @@ import {
 } from './catalog.js';
 import { runDocument } from './graphql.js';
 import { fail, ok, resultSchema, toCallToolResult, type ToolResult } from './result.js';
+import { LIST_FORMATS, v5CompatOf, type V5Compat, type V5CompatOptions } from './v5.js';
 
 export interface McpServerOptions {
   apps: readonly McpApp[];
   /** Server name announced to clients. */
   name?: string;
   version?: string;
+  /**
+   * Also answer v5-shaped calls: `get_query_schema({ name: 'userGetAll', app_name })` (and
+   * `get_mutation_schema`) resolve the flat name to `{ entity, method }`, and `list_queries` /
+   * `list_mutations` take `format: 'v5'` for v5 entries `{ name, description }`. `listFormat`
+   * sets what the list tools answer when no `format` is given (default `'v6'`).
+   */
+  v5Compat?: boolean | V5CompatOptions;
 }
 
 const RESPONSE_TYPES = ['sdl', 'introspection'] as const;
@@ -56,6 +64,7 @@ function checkApps(apps: readonly McpApp[]) {
 
 export function createMcpServer(options: McpServerOptions): McpServer {
   checkApps(options.apps);
+  const compat = v5CompatOf(options.v5Compat);
   const server = new McpServer({ name: options.name ?? 'ergraph', version: options.version ?? '6.0.0' });
   optionsOf.set(server, options);
   const apps = new Map(options.apps.map((a) => [a.name, a]));
@@ -99,23 +108,51 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 
   for (const kind of ['query', 'mutation'] as const) {
     const plural = kind === 'query' ? 'queries' : 'mutations';
+    const schemaTool = `get_${kind}_schema` as const;
     tool(
       `list_${plural}`,
-      `List the ${plural} of an app, one entry per method: entity, method, name (<Entity>.<method>), description.`,
-      { app_name: appName },
-      ({ app_name }) => withApp(app_name, (app) => ok(listOperations(app.handler.schema, kind))),
+      `List the ${plural} of an app, one entry per method: entity, method, name (<Entity>.<method>), description.` +
+        (compat ? ` format 'v5' lists the v5 flat names instead: { name, description }.` : ''),
+      { app_name: appName, ...(compat ? { format: listFormat(compat) } : {}) },
+      (args) =>
+        withApp(args.app_name, (app) => {
+          if (!compat) return ok(listOperations(app.handler.schema, kind));
+          const format = (args as { format?: string }).format ?? compat.listFormat;
+          if (format === 'v5') return compat.list(app.handler.schema, kind);
+          if (format === 'v6') return ok(listOperations(app.handler.schema, kind));
+          return fail('invalid_format', `format must be 'v6' or 'v5', not '${format}'`, "use 'v6' or 'v5'");
+        }),
     );
+    // With compat on, entity and method become optional: a v5 agent sends `name` instead.
+    const part = (schema: z.ZodString) => (compat ? schema.optional() : schema);
     tool(
-      `get_${kind}_schema`,
-      `The schema of one ${kind}: the root field of its entity, its group type trimmed to the method, and every type its arguments and result reach.`,
+      schemaTool,
+      `The schema of one ${kind}: the root field of its entity, its group type trimmed to the method, and every type its arguments and result reach.` +
+        (compat ? ` v5 form: pass the flat name (e.g. userGetAll) as name instead of entity and method.` : ''),
       {
-        entity: z.string().describe(`Entity name, as listed by list_${plural}`),
-        method: z.string().describe('Method name inside the entity group'),
+        entity: part(z.string().describe(`Entity name, as listed by list_${plural}`)),
+        method: part(z.string().describe('Method name inside the entity group')),
+        ...(compat ? { name: z.string().optional().describe(`v5 flat name, e.g. ${kind === 'query' ? 'userGetAll' : 'taskCreate'}`) } : {}),
         app_name: appName,
         response_type: responseType,
       },
-      ({ entity, method, app_name, response_type }) =>
-        withApp(app_name, (app) => checkResponseType(response_type) ?? operationSchema(app, kind, entity, method, response_type as ResponseType)),
+      (args) =>
+        withApp(args.app_name, (app) => {
+          const bad = checkResponseType(args.response_type);
+          if (bad) return bad;
+          const type = args.response_type as ResponseType;
+          const { entity, method } = args;
+          const name = (args as { name?: string }).name;
+          if (entity !== undefined && method !== undefined) return operationSchema(app, kind, entity, method, type);
+          if (compat && name !== undefined && entity === undefined && method === undefined) {
+            return byV5Name(compat, app, kind, schemaTool, name, type);
+          }
+          return fail(
+            'invalid_arguments',
+            `${schemaTool} needs entity and method${compat ? ', or the v5 name alone' : ''}`,
+            `list_${plural} shows the entity and method of each ${kind}`,
+          );
+        }),
     );
   }
 
@@ -150,6 +187,25 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   );
 
   return server;
+}
+
+const listFormat = (compat: V5Compat) =>
+  // Checked by the tool rather than by an enum, like response_type, so a wrong value gets the envelope.
+  z.string().optional().describe(`'v6' or 'v5' entries (default '${compat.listFormat}'); one of ${LIST_FORMATS.join(', ')}`);
+
+function byV5Name(
+  compat: V5Compat,
+  app: McpApp,
+  kind: OperationKind,
+  tool: 'get_query_schema' | 'get_mutation_schema',
+  name: string,
+  type: ResponseType,
+): ToolResult {
+  const target = compat.resolve(app.handler.schema, tool, name);
+  if ('success' in target) return target;
+  const result = operationSchema(app, kind, target.entity, target.method, type);
+  // The hint tells the agent the v6 form of the call it just made.
+  return result.success ? { ...result, hint: target.hint } : result;
 }
 
 function operationSchema(app: McpApp, kind: OperationKind, entity: string, method: string, type: ResponseType): ToolResult {

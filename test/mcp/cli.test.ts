@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { call, newClient } from './client.js';
@@ -69,5 +70,27 @@ describe('ergraph mcp --http', () => {
     }
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe('ergraph mcp --v5-compat', () => {
+  it('answers v5-shaped calls over stdio', async () => {
+    const client = newClient();
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/ergraph.js', 'mcp', '--app', 'test/mcp/fixtures/app.ts', '--v5-compat'],
+        cwd: root,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const schema = await call(client, 'get_query_schema', { name: 'userById', app_name: 'demo' });
+      expect(schema.data).toMatchObject({ entity: 'User', method: 'byId', description: 'One user by id' });
+      expect(schema.hint).toContain("{ entity: 'User', method: 'byId' }");
+      expect((await call(client, 'list_mutations', { app_name: 'demo', format: 'v5' })).data).toEqual([{ name: 'taskCreate', description: expect.anything() }]);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

@@ -1,0 +1,32 @@
+/**
+ * `npx tsx examples/demo/main.ts` (or `npm run demo`): the demo service on PORT (default 4000),
+ * on embedded PGlite in `.demo-data/`, or on the PostgreSQL server named by DATABASE_URL.
+ */
+import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import { openDatabase } from './database.js';
+import { buildGraph } from './graph.js';
+import { ensureSeeded } from './seed.js';
+
+const port = Number(process.env.PORT ?? 4000);
+const started = Date.now();
+const database = await openDatabase({
+  url: process.env.DATABASE_URL,
+  dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? '.demo-data/pglite'),
+});
+const seeded = await ensureSeeded(database.db);
+const app = createApp(buildGraph(database.db));
+const server = serve({ fetch: app.fetch, port }, (info) => {
+  console.log(`ergraph demo on ${database.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
+  console.log(`GraphiQL: http://localhost:${info.port}/graphql`);
+});
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    // PGlite must close cleanly or its data directory needs recovery on the next start.
+    server.close(() => void database.close().then(() => process.exit(0)));
+  });
+}

@@ -3,7 +3,8 @@
  * handles for remote services, remote relationships and the `Paged` field marker.
  */
 import { ConfigError } from '../er/errors.js';
-import type { Marker } from '../er/schema.js';
+import type { LoadingMarker } from '../resolver/plan.js';
+import { pagedResolver } from './mount/dtos.js';
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -71,7 +72,7 @@ export class BatchPageConfig {
 }
 
 /** `Paged({ limit })`: top-N per parent for a DTO federation list field. */
-export interface PagedMarker extends Marker {
+export interface PagedMarker extends LoadingMarker {
   kind: 'paged';
   limit: number;
 }
@@ -80,5 +81,7 @@ export function Paged(options: { limit: number }): PagedMarker {
   if (!Number.isInteger(options.limit) || options.limit < 1) {
     throw new ConfigError(`Paged({ limit }) needs a positive integer limit, got ${String(options.limit)}`);
   }
-  return { kind: 'paged', limit: options.limit };
+  const limit = options.limit;
+  // The resolver asks the marker for the field's loading method when it plans the class.
+  return { kind: 'paged', limit, resolverMethod: (target) => pagedResolver(limit, target) };
 }

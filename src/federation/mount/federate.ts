@@ -1,0 +1,226 @@
+/**
+ * `await handler.federate({ services })`: pull every member's ER introspection (and DTO
+ * introspection), validate every remote relationship against it, materialize remote types
+ * under their bare names, add the remote fields to the schema, and freeze. Every problem is a
+ * `FederationError` here, never at query time.
+ */
+import type { AnyModelClass } from '../../er/model.js';
+import { ConfigError } from '../../er/errors.js';
+import { modelFields } from '../../er/model.js';
+import type { GraphQLHandler } from '../../graphql/handler.js';
+import type { SchemaContribution } from '../../graphql/schema.js';
+import { scalarFor } from '../../graphql/scalars.js';
+import { FederationError } from '../errors.js';
+import {
+  DTO_INTROSPECTION_PATH,
+  ER_INTROSPECTION_PATH,
+  PROTOCOL,
+  type DtoIntrospection,
+  type EntityDescription,
+  type ErIntrospection,
+} from '../protocol.js';
+import { bindRemoteDtos, remoteRelationshipsOf } from '../remote.js';
+import { applyContributions, serviceNameOf, stateOf } from '../state.js';
+import { dtoClasses } from './dtos.js';
+import { remoteEdgeFields, type MountedEdge } from './fields.js';
+import { callMember, DEFAULT_TIMEOUT_MS, MemberCallError, type Member } from './http.js';
+import type { Catalog } from './types.js';
+
+export interface FederateOptions {
+  /** Member base addresses by service name: `{ reviews: 'http://127.0.0.1:4002' }`. */
+  services: Record<string, string>;
+  /** Per member request, at mount time and at query time (default 10 s). */
+  timeoutMs?: number;
+}
+
+export interface MountedService {
+  member: Member;
+  introspection: ErIntrospection;
+  dtos: DtoIntrospection | null;
+}
+
+export interface Mounted {
+  services: Map<string, MountedService>;
+  /** Remote entities now part of this handler's graph (listed in its own introspection). */
+  entities: EntityDescription[];
+  edges: Map<AnyModelClass, MountedEdge[]>;
+  catalog: Catalog;
+  contribution: SchemaContribution;
+}
+
+const SCALAR_KEYS = new Set(['Int', 'Float', 'String', 'ID']);
+
+function members(options: FederateOptions): Member[] {
+  if (!options || typeof options.services !== 'object' || options.services === null) {
+    throw new FederationError("federate() takes { services: { <name>: 'http://host:port' } }");
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new FederationError(`federate(): timeoutMs must be positive, got ${timeoutMs}`);
+  return Object.entries(options.services).map(([service, address]) => {
+    let url: URL;
+    try {
+      url = new URL(address);
+    } catch {
+      throw new FederationError(`Service '${service}': ${JSON.stringify(address)} is not an http(s) address`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FederationError(`Service '${service}': ${address} is not an http(s) address`);
+    return { service, address: address.replace(/\/+$/, ''), timeoutMs };
+  });
+}
+
+async function pull(member: Member): Promise<MountedService> {
+  const fail = (detail: string) => new FederationError(`Cannot mount service '${member.service}' at ${member.address}: ${detail}`);
+  let answer;
+  try {
+    answer = await callMember(member, ER_INTROSPECTION_PATH);
+  } catch (error) {
+    throw fail(error instanceof MemberCallError ? error.detail : (error as Error).message);
+  }
+  const body = answer.json as Partial<ErIntrospection>;
+  if (answer.status !== 200) throw fail(`${ER_INTROSPECTION_PATH} answered HTTP ${answer.status} (is it an ergraph member? buildFederableApp(handler))`);
+  if (body?.protocol !== PROTOCOL) throw fail(`it speaks protocol ${JSON.stringify(body?.protocol)}, this mounter ${PROTOCOL}`);
+  if (!Array.isArray(body.entities) || !Array.isArray(body.types) || typeof body.service !== 'string') {
+    throw fail('the ER introspection is malformed (entities, types and service expected)');
+  }
+  if (body.service !== member.service) {
+    throw fail(`the member calls itself '${body.service}'; mount it under that name`);
+  }
+  let dtos: DtoIntrospection | null = null;
+  if (body.dtos) {
+    try {
+      const d = await callMember(member, DTO_INTROSPECTION_PATH);
+      const dBody = d.json as Partial<DtoIntrospection>;
+      if (d.status !== 200 || dBody?.protocol !== PROTOCOL || !Array.isArray(dBody.dtos)) throw fail('the DTO introspection is malformed');
+      dtos = dBody as DtoIntrospection;
+    } catch (error) {
+      if (error instanceof FederationError) throw error;
+      throw fail(error instanceof MemberCallError ? error.detail : (error as Error).message);
+    }
+  }
+  return { member, introspection: body as ErIntrospection, dtos };
+}
+
+/** Remote entities and types by bare name; one name exposed by two owners is an error. */
+function catalogOf(self: string | undefined, localNames: ReadonlySet<string>, services: Map<string, MountedService>): Catalog {
+  const catalog: Catalog = { entities: new Map(), types: new Map() };
+  const selfOwned = new Set<string>();
+  for (const { introspection } of services.values()) {
+    for (const entity of introspection.entities) {
+      if (entity.service === self) {
+        selfOwned.add(entity.name); // our own entity, seen through a member that mounted us
+        continue;
+      }
+      const existing = catalog.entities.get(entity.name);
+      if (existing && existing.description.service !== entity.service) {
+        throw new FederationError(
+          `Type ${entity.name} is exposed by two services: '${existing.description.service}' (via '${existing.via}') and '${entity.service}' (via '${introspection.service}'); one flat schema needs one owner per bare name`,
+        );
+      }
+      if (localNames.has(entity.name)) {
+        throw new FederationError(`Type ${entity.name} of service '${entity.service}' clashes with this service's own ${entity.name}`);
+      }
+      // Prefer the description from the owner itself: it lists the batch roots.
+      if (!existing || introspection.service === entity.service) catalog.entities.set(entity.name, { description: entity, via: introspection.service });
+    }
+  }
+  for (const { introspection } of services.values()) {
+    for (const type of introspection.types) {
+      if (selfOwned.has(type.name) || localNames.has(type.name)) continue;
+      const existing = catalog.types.get(type.name);
+      if (existing && JSON.stringify(existing.description) !== JSON.stringify(type)) {
+        throw new FederationError(
+          `Type ${type.name} is exposed by services '${existing.via}' and '${introspection.service}' with different shapes; one flat schema needs one owner per bare name`,
+        );
+      }
+      if (!existing) catalog.types.set(type.name, { description: type, via: introspection.service });
+    }
+  }
+  return catalog;
+}
+
+function edgesOf(handler: GraphQLHandler, services: Map<string, MountedService>): Map<AnyModelClass, MountedEdge[]> {
+  const edges = new Map<AnyModelClass, MountedEdge[]>();
+  for (const entity of handler.diagram.entities) {
+    const info = handler.diagram.entityOf(entity.kls)!;
+    const fields = new Map(modelFields(entity.kls).map((f) => [f.key, f.info]));
+    for (const rel of remoteRelationshipsOf(entity.relationships)) {
+      const where = `${info.name}.${rel.name}`;
+      const target = `${rel.remote.service}.${rel.remote.name}`;
+      const mounted = services.get(rel.remote.service);
+      if (!mounted) {
+        throw new FederationError(
+          `${where} targets ${target}, but service '${rel.remote.service}' is not in federate({ services }) (given: ${[...services.keys()].join(', ') || 'none'})`,
+        );
+      }
+      const remote = mounted.introspection.entities.find((e) => e.name === rel.remote.name);
+      if (!remote) {
+        throw new FederationError(
+          `${where} targets ${target}, but service '${rel.remote.service}' has no entity ${rel.remote.name} (has: ${mounted.introspection.entities.map((e) => e.name).join(', ') || 'none'})`,
+        );
+      }
+      if (remote.service !== rel.remote.service) {
+        throw new FederationError(`${where}: ${rel.remote.name} is owned by service '${remote.service}' (reached through '${rel.remote.service}'); mount '${remote.service}' and target ${remote.service}.${rel.remote.name}`);
+      }
+      if (fields.has(rel.name) || info.relationships.has(rel.name)) {
+        throw new FederationError(`${where}: ${info.name} already has a field or relationship named ${rel.name}`);
+      }
+      const fkInfo = fields.get(rel.fk);
+      if (!fkInfo) throw new FederationError(`${where}: fk '${rel.fk}' is not a field of ${info.name}`);
+      const joinField = remote.fields.find((f) => f.name === rel.joinRemote);
+      if (!joinField) throw new FederationError(`${where}: joinRemote '${rel.joinRemote}' is not a field of ${target}`);
+      const joinType = joinField.type.replace(/!$/, '');
+      if (!SCALAR_KEYS.has(joinType)) {
+        throw new FederationError(`${where}: joinRemote ${target}.${rel.joinRemote} has type ${joinField.type}; a join key must be a scalar (Int, Float, String, ID)`);
+      }
+      const key = remote.keys.find((k) => k.field === rel.joinRemote);
+      if (!key) {
+        throw new FederationError(
+          `${where}: ${target} has no batch root by_${rel.joinRemote}_in; the member must list '${rel.joinRemote}' in ${rel.remote.name}.__federation_keys__ (keys: ${remote.keys.map((k) => k.field).join(', ') || 'none'})`,
+        );
+      }
+      if (rel.pagination && !key.pageRoot) {
+        throw new FederationError(`${where}: pagination needs ${target}'s page_by_${rel.joinRemote}_in root; the member must declare ${rel.remote.name}.__pagination_orders__`);
+      }
+      const fkScalar = fkInfo.list || fkInfo.model ? undefined : scalarFor(fkInfo.base)?.name;
+      if (fkScalar !== key.type) {
+        throw new FederationError(`${where}: fk ${info.name}.${rel.fk} is ${fkScalar ?? 'not a scalar'} but ${target}.${rel.joinRemote} is ${key.type}; join keys must have the same type`);
+      }
+      const list = edges.get(entity.kls) ?? [];
+      list.push({ owner: info.name, rel, member: mounted.member, entity: remote, key });
+      edges.set(entity.kls, list);
+    }
+  }
+  return edges;
+}
+
+export async function federate(handler: GraphQLHandler, options: FederateOptions): Promise<void> {
+  const state = stateOf(handler);
+  if (state.mounted) throw new FederationError('This handler is already federated; federate() runs once, at startup');
+  const list = members(options);
+  const self = serviceNameOf(handler);
+  for (const m of list) if (m.service === self) throw new FederationError(`Service '${self}' cannot mount itself`);
+  const pulled = await Promise.all(list.map(pull));
+  const services = new Map(pulled.map((s) => [s.member.service, s]));
+  const localNames = new Set([...handler.diagram.entityInfos().values()].map((e) => e.name));
+  const catalog = catalogOf(self, localNames, services);
+  const edges = edgesOf(handler, services);
+  const classes = new Map<string, Map<string, AnyModelClass>>();
+  for (const s of pulled) if (s.dtos) classes.set(s.member.service, dtoClasses(s.member, s.dtos.dtos));
+  const mounted: Mounted = {
+    services,
+    entities: [...catalog.entities.values()].map((e) => e.description),
+    edges,
+    catalog,
+    contribution: { objectFields: remoteEdgeFields(edges, catalog) },
+  };
+  state.mounted = mounted;
+  try {
+    applyContributions(handler);
+  } catch (error) {
+    state.mounted = undefined;
+    applyContributions(handler);
+    if (error instanceof ConfigError) throw new FederationError(`Mounting ${[...services.keys()].join(', ')}: ${error.message}`, { cause: error });
+    throw error;
+  }
+  for (const [service, dtos] of classes) bindRemoteDtos(service, dtos);
+}

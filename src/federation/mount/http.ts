@@ -1,0 +1,76 @@
+/**
+ * Talking to members: JSON over HTTP with a timeout. Failures carry the service name and
+ * address; callers turn them into a `FederationError` (mount time) or a field error (query time).
+ */
+import { memberError, type MemberErrorCode } from '../errors.js';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export class MemberCallError extends Error {
+  override name = 'MemberCallError';
+  constructor(
+    readonly code: MemberErrorCode,
+    readonly service: string,
+    readonly address: string,
+    readonly detail: string,
+    readonly status?: number,
+  ) {
+    super(`service '${service}' at ${address}: ${detail}`);
+  }
+
+  toGraphQLError() {
+    return memberError(this.code, this.service, this.address, this.detail, this.status ? { status: this.status } : {});
+  }
+}
+
+export interface Member {
+  service: string;
+  /** Base address, no trailing slash: `http://127.0.0.1:4002`. */
+  address: string;
+  timeoutMs: number;
+}
+
+export async function callMember(member: Member, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  const url = member.address + path;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(member.timeoutMs),
+    });
+  } catch (error) {
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    const detail =
+      e.name === 'TimeoutError' || e.name === 'AbortError'
+        ? `no answer within ${member.timeoutMs} ms`
+        : (e.cause?.code ?? e.cause?.message ?? e.message);
+    throw new MemberCallError('FEDERATION_MEMBER_UNAVAILABLE', member.service, member.address, `${path}: ${detail}`);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    throw new MemberCallError(
+      'FEDERATION_MEMBER_UNAVAILABLE',
+      member.service,
+      member.address,
+      `${path}: ${timedOut ? `no answer within ${member.timeoutMs} ms` : (error as Error).message}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new MemberCallError(
+      'FEDERATION_MEMBER_BAD_RESPONSE',
+      member.service,
+      member.address,
+      `${path} answered HTTP ${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`,
+      response.status,
+    );
+  }
+  return { status: response.status, json };
+}

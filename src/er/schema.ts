@@ -27,13 +27,26 @@ export function markersOf(schema: z.ZodType): readonly Marker[] {
  * reference each other in cycles and before they are declared.
  */
 export function ref<M extends AnyModelClass>(thunk: () => M): z.ZodType<InstanceType<M>> {
+  const target = () => materialized(thunk());
   const schema = z.custom<InstanceType<M>>((value) => {
     if (value === null || typeof value !== 'object') return false;
-    const kls = thunk();
+    const kls = target();
     return value instanceof kls || kls.schema.safeParse(value).success;
   });
-  refs.set(schema, thunk);
+  refs.set(schema, target);
   return schema;
+}
+
+/**
+ * A remote type marker (`reviews.ReviewDTO` of `ergraph/federation`) is not a class: it names
+ * one that `federate()` builds later. It carries this method, which returns that class or
+ * throws when federation has not run; the core needs no federation import to follow it.
+ */
+export const MATERIALIZE: unique symbol = Symbol.for('ergraph.materialize') as never;
+
+function materialized<M>(value: M): M {
+  const resolve = (value as { [MATERIALIZE]?: unknown } | null | undefined)?.[MATERIALIZE];
+  return typeof resolve === 'function' ? (resolve as () => M)() : value;
 }
 
 export function refTarget(schema: z.ZodType): (() => AnyModelClass) | undefined {

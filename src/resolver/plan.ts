@@ -7,7 +7,7 @@ import type { ErDiagram, EntityInfo, ResolvedRelationship } from '../er/diagram.
 import { registeredFks } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import { modelFields, type AnyModelClass } from '../er/model.js';
-import { findMarker, type FieldInfo } from '../er/schema.js';
+import { findMarker, type FieldInfo, type Marker } from '../er/schema.js';
 import { subsetOf, type AutoLoadMarker } from './subset.js';
 
 export interface LoadStep {
@@ -37,6 +37,23 @@ export interface ClassPlan {
 }
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A field marker that loads the field itself (federation's `Paged`): it supplies the
+ * `resolveX` method the class did not declare. The method runs like a declared one, so it can
+ * use `Loader(...)` and batches per level.
+ */
+export interface LoadingMarker extends Marker {
+  resolverMethod(target: {
+    owner: AnyModelClass;
+    source: AnyModelClass | undefined;
+    field: string;
+    info: FieldInfo;
+    diagram: ErDiagram | undefined;
+  }): MethodStep['method'];
+}
+
+const isLoadingMarker = (m: Marker): m is LoadingMarker => typeof (m as Partial<LoadingMarker>).resolverMethod === 'function';
 
 /** The entity a class stands for: itself, or the source of its `__subset__` (followed through subsets of subsets). */
 export function sourceEntity(kls: AnyModelClass, diagram: ErDiagram | undefined): EntityInfo | undefined {
@@ -100,8 +117,12 @@ function build(kls: AnyModelClass, diagram: ErDiagram | undefined): ClassPlan {
     const resolve = proto[`resolve${upperFirst(key)}`];
     const post = proto[`post${upperFirst(key)}`];
     const marker = findMarker<AutoLoadMarker>(info, 'autoload');
+    const loading = info.markers.find(isLoadingMarker);
     if (typeof resolve === 'function') {
       plan.steps.push({ kind: 'method', field: key, info, method: resolve as MethodStep['method'] });
+    } else if (loading) {
+      const method = loading.resolverMethod({ owner: kls, source: entity?.kls, field: key, info, diagram });
+      plan.steps.push({ kind: 'method', field: key, info, method });
     } else if (marker || (entity && entity.kls !== kls && entity.relationships.has(key))) {
       const relName = marker?.origin ?? key;
       if (!diagram) {

@@ -31,6 +31,12 @@ export class SubsetConfig<S extends z.ZodRawShape = z.ZodRawShape, K extends key
   }
 }
 
+/**
+ * Every subset declared with `federationPublic: true`, in declaration order: a federation
+ * member finds the DTOs it publishes here (those whose source entity is in its diagram).
+ */
+export const publicSubsets = new Set<AnyModelClass>();
+
 /** The subset declaration of a class: `static __subset__` as a `SubsetConfig` or `[Entity, fields]`. */
 export function subsetOf(kls: Function): SubsetConfig | undefined {
   const declared = (kls as { __subset__?: unknown }).__subset__;
@@ -74,6 +80,7 @@ export function DefineSubset(
   Object.assign(shape, extraShape);
   const Subset = model(shape);
   Object.defineProperty(Subset, '__subset__', { value: config, enumerable: true });
+  if (config.federationPublic) publicSubsets.add(Subset as unknown as AnyModelClass);
   return Subset as unknown as SubsetClass<z.ZodRawShape>;
 }
 

@@ -146,6 +146,15 @@ export class GraphQLHandler {
     };
   }
 
+  /**
+   * Mount other services (`ergraph/federation`): pull their ER graphs, validate, add the remote
+   * fields to this schema, freeze. The federation module is loaded only when this is called.
+   */
+  async federate(options: { services: Record<string, string>; timeoutMs?: number }): Promise<void> {
+    const { federate } = await import('../federation/mount/federate.js');
+    await federate(this, options);
+  }
+
   /** The GraphiQL page; `graphqlApp` serves it with its assets from the installed packages. */
   getGraphiqlHtml(options: GraphiqlOptions = {}): string {
     return graphiqlHtml(options);

@@ -12,8 +12,8 @@ import { findTransform, transforms, upgradePath } from './registry.js';
 import { dirtyWorkTrees } from './runner/git.js';
 import { summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
-import { loadSchema } from './runner/schema.js';
-import type { Transform } from './types.js';
+import type { Transform, TransformOptions } from './types.js';
+import { loadSchema } from './v5-to-v6/schema.js';
 
 export const EXIT = { ok: 0, errors: 1, usage: 2, manual: 3 } as const;
 
@@ -32,6 +32,7 @@ interface RunArgs {
   workers?: number;
   failOnManual: boolean;
   schema?: string;
+  keepResponseKeys: boolean;
 }
 
 class UsageError extends Error {}
@@ -52,6 +53,17 @@ function writeReport(path: string, report: MigrationReport, io: CliIO): void {
   writeFileSync(abs, abs.endsWith('.json') ? toJson(report) : toMarkdown(report));
 }
 
+const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
+
+async function transformOptions(args: RunArgs, io: CliIO): Promise<TransformOptions> {
+  const options: TransformOptions = {};
+  // A URL must reach loadSchema as written: resolving it against cwd would turn it into a path.
+  if (args.schema) options.schema = await loadSchema(isUrl(args.schema) ? args.schema : resolve(io.cwd, args.schema));
+  // Only the non-default is passed, so transforms see exactly what the user asked for.
+  if (!args.keepResponseKeys) options.keepResponseKeys = false;
+  return options;
+}
+
 async function execute(steps: Transform[], args: RunArgs, io: CliIO): Promise<number> {
   if (args.paths.length === 0) throw new UsageError('no paths given');
   if (args.report && !/\.(json|md)$/.test(args.report)) throw new UsageError(`--report must end in .json or .md: ${args.report}`);
@@ -65,7 +77,7 @@ async function execute(steps: Transform[], args: RunArgs, io: CliIO): Promise<nu
       return EXIT.errors;
     }
   }
-  const options = args.schema ? { schema: await loadSchema(resolve(io.cwd, args.schema)) } : {};
+  const options = await transformOptions(args, io);
   const report = await runMigration({
     transforms: steps,
     paths: args.paths,
@@ -105,6 +117,7 @@ export async function main(argv: readonly string[], io: CliIO = { cwd: process.c
       workers: a.workers as number | undefined,
       failOnManual: Boolean(a.failOnManual),
       schema: a.schema as string | undefined,
+      keepResponseKeys: a.keepResponseKeys !== false,
     }, io);
   };
   const parser = yargs([...argv])
@@ -117,6 +130,11 @@ export async function main(argv: readonly string[], io: CliIO = { cwd: process.c
     .option('workers', { type: 'number', describe: `worker threads (default: parallel for large trees, 0 = none)` })
     .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
     .option('schema', { type: 'string', describe: 'v6 schema for v5-to-v6: SDL file, introspection JSON or URL' })
+    .option('keep-response-keys', {
+      type: 'boolean',
+      default: true,
+      describe: 'v5-to-v6: alias each moved field with its v5 response key (--no-keep-response-keys: the key becomes the method name)',
+    })
     .command('list', 'list the transforms', {}, () => {
       io.stdout.write(listing());
     })

@@ -1,34 +1,12 @@
-/** `--schema <sdl|introspection.json|url>`: the v6 schema some transforms need (v5-to-v6). */
-import { readFileSync } from 'node:fs';
-import {
-  buildClientSchema,
-  buildSchema,
-  getIntrospectionQuery,
-  GraphQLSchema,
-  printSchema,
-  type IntrospectionQuery,
-} from 'graphql';
+/**
+ * The v6 schema some transforms need (v5-to-v6), as runner options: loaded by the v5-to-v6
+ * transform's `loadSchema` (it owns the `--schema` formats and their errors), and carried to
+ * worker threads as SDL.
+ */
+import { buildSchema, GraphQLSchema, printSchema } from 'graphql';
 
-function fromIntrospection(json: unknown, where: string): GraphQLSchema {
-  const body = json as { data?: IntrospectionQuery; __schema?: unknown };
-  const data = body.data ?? (body.__schema ? (body as IntrospectionQuery) : undefined);
-  if (!data) throw new Error(`${where}: not an introspection result (no data.__schema)`);
-  return buildClientSchema(data);
-}
-
-export async function loadSchema(spec: string): Promise<GraphQLSchema> {
-  if (/^https?:\/\//.test(spec)) {
-    const response = await fetch(spec, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: getIntrospectionQuery() }),
-    });
-    if (!response.ok) throw new Error(`${spec}: introspection failed with HTTP ${response.status}`);
-    return fromIntrospection(await response.json(), spec);
-  }
-  const text = readFileSync(spec, 'utf8');
-  return spec.endsWith('.json') ? fromIntrospection(JSON.parse(text), spec) : buildSchema(text);
-}
+// Kept as the runner's entry point (ergraph/migrate re-exports it from here).
+export { loadSchema } from '../v5-to-v6/schema.js';
 
 /** Transform options cross to worker threads by structured clone, which a schema does not survive. */
 export function cloneableOptions(options: Record<string, unknown>): Record<string, unknown> {

@@ -1,9 +1,12 @@
 /** `ergraph-migrate` end to end in temporary directories, through `main(argv)` and the bin. */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSchema, graphql } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { FIXTURES, readTree } from './helpers.js';
@@ -125,6 +128,60 @@ describe('ergraph-migrate', () => {
     expect(out).toContain('federation-config → v5-to-v6: 5 files scanned, 4 would change');
     expect(out).toContain('+  static __federation_keys__ = [\'productId\'];');
     expect(out).toContain('--- a/users.graphql');
+  });
+
+  it('v5-to-v6 --no-keep-response-keys drops the generated aliases, also in worker threads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'schema.graphql'), 'type UserQuery { getAll: [Int!]! }\ntype Query { User: UserQuery! }\n');
+    writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
+    writeFileSync(join(dir, 'aliased.graphql'), 'query A { mine: userGetAll }\n');
+
+    const kept = await cli(dir, 'v5-to-v6', '.', '--dry-run', '--schema', 'schema.graphql');
+    expect(kept.out).toContain('+{ User { userGetAll: getAll } }');
+
+    for (const workers of ['0', '2']) {
+      const dropped = await cli(dir, 'v5-to-v6', '.', '--dry-run', '--schema', 'schema.graphql', '--no-keep-response-keys', '--workers', workers);
+      expect(dropped.code).toBe(0);
+      expect(dropped.out).toContain('+{ User { getAll } }');
+      // an alias the user wrote is theirs, not generated: it stays
+      expect(dropped.out).toContain('+query A { User { mine: getAll } }');
+    }
+  });
+
+  it('--schema accepts an introspection URL as written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
+    const schema = buildSchema('type UserQuery { getAll: [Int!]! }\ntype Query { User: UserQuery! }');
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', async () => {
+        const result = await graphql({ schema, source: JSON.parse(body).query });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(result));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { code, out, err } = await cli(dir, 'v5-to-v6', '.', '--dry-run', '--schema', `http://127.0.0.1:${port}/graphql`);
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(out).toContain('+{ User { userGetAll: getAll } }');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('--schema errors name the source (the v5-to-v6 loader)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'bad.graphql'), 'type Query {\n');
+    const { code, err } = await cli(dir, 'v5-to-v6', '.', '--dry-run', '--schema', 'bad.graphql');
+    expect(code).toBe(1);
+    expect(err).toContain(`ergraph-migrate: ${join(dir, 'bad.graphql')}: invalid SDL (line 2, column 1)`);
   });
 
   it('worker threads give the same result as one thread', async () => {

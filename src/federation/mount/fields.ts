@@ -126,9 +126,9 @@ function align(edge: MountedEdge, keys: readonly unknown[], value: unknown): unk
   if (edge.rel.pagination) {
     if (value.length !== keys.length) throw badShape(edge, `${where} returned ${value.length} pages for ${keys.length} keys`);
     return value.map((page) => {
-      const p = page as { items?: unknown; pagination?: unknown } | null;
-      if (!p || !Array.isArray(p.items) || !p.pagination) throw badShape(edge, `${where} returned a page without items/pagination`);
-      return p;
+      // Keyed by the client's selection (aliases, maybe no pagination): only the shape is checked.
+      if (!page || typeof page !== 'object' || Array.isArray(page)) throw badShape(edge, `${where} returned a page that is not an object`);
+      return page;
     });
   }
   const byKey = new Map<string, unknown[]>();

@@ -26,8 +26,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     await pool.query('select 1'); // fail at startup with the driver's message, not on the first request
-    const { host, port, pathname } = new URL(options.url);
-    return { db: drizzlePg({ client: pool }), description: `PostgreSQL at ${host}:${port || 5432}${pathname}`, close: () => pool.end() };
+    const { hostname, port, pathname } = new URL(options.url);
+    return { db: drizzlePg({ client: pool }), description: `PostgreSQL at ${hostname}:${port || 5432}${pathname}`, close: () => pool.end() };
   }
   const client = new PGlite(options.dataDir);
   await client.waitReady;

@@ -12,6 +12,7 @@ import { Relationship, type BatchLoadFn, type PageLoadFn, type PageRequest } fro
 import { buildList, buildObject } from '../resolver/loaders.js';
 import { columnKey, primaryKeyColumn } from './keys.js';
 import { keyId, listsByKey, pagesByKey, rowsByKey, type ListSource } from './queries.js';
+import { orderProfiles, type OrderProfiles } from './profiles.js';
 import { readSchema, type Edge, type EdgeKind } from './relations.js';
 import { tableEntry, tableEntryOf, type TableEntry } from './table-model.js';
 import { flipped, normalizeOrder, type NormalizedOrder, type OrderBy, type SqlDatabase } from './types.js';
@@ -114,7 +115,12 @@ function singleLoader(ctx: Resolved, edge: Edge): BatchLoadFn {
   }, `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`);
 }
 
-function listLoaders(ctx: Resolved, edge: Edge, source: ListSource): { loader: BatchLoadFn; pageLoader?: PageLoadFn } {
+function listLoaders(
+  ctx: Resolved,
+  edge: Edge,
+  source: ListSource,
+  profiles: OrderProfiles | undefined,
+): { loader: BatchLoadFn; pageLoader?: PageLoadFn } {
   const make = instances(ctx.entries.get(edge.target)!);
   const loader = named(async (keys: readonly unknown[]) => {
     const byKey = await listsByKey(ctx.db, source, keys);
@@ -123,11 +129,17 @@ function listLoaders(ctx: Resolved, edge: Edge, source: ListSource): { loader: B
   const base = source.order;
   if (!base) return { loader };
   const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest) => {
+    let chosen = base;
     if (page.order !== undefined) {
-      throw new ConfigError(`${edge.id} has no order profile '${page.order}': it is ordered by ${base.column.name} only`);
+      const profile = profiles?.orders.get(page.order);
+      if (!profile) {
+        const known = profiles ? [...profiles.orders.keys()].join(', ') : 'none';
+        throw new ConfigError(`${edge.id} has no order profile '${page.order}' (profiles: ${known})`);
+      }
+      chosen = profile;
     }
     checkPage(edge.id, page);
-    const order = page.direction && page.direction.toLowerCase() !== base.direction ? flipped(base) : base;
+    const order = page.direction && page.direction.toLowerCase() !== chosen.direction ? flipped(chosen) : chosen;
     const pages = await pagesByKey(ctx.db, source, keys, { ...page, order });
     return pages.map((p) => ({ ...p, items: p.items.map(make) }));
   }, `${edge.id} (page)`);
@@ -151,10 +163,14 @@ function orderFor(options: BuildRelationshipOptions<Record<string, unknown>>, id
 function relationshipFor(
   ctx: Resolved,
   edge: Edge,
-  order: NormalizedOrder | undefined,
+  explicit: NormalizedOrder | undefined,
   description?: string,
 ): SqlRelationship {
   const targetKls = ctx.entries.get(edge.target)!.kls;
+  const list = edge.kind === 'one-to-many' || edge.kind === 'many-to-many';
+  const profiles = list ? orderProfiles(targetKls, edge.target) : undefined;
+  // An explicit orderBy wins; otherwise the target's published default profile orders the list.
+  const order = explicit ?? (profiles && profiles.orders.get(profiles.defaultOrder));
   const common = {
     kind: edge.kind,
     relation: edge.id,
@@ -175,7 +191,7 @@ function relationshipFor(
     primaryKey: primaryKeyColumn(edge.target, `ordering ${edge.id}`),
     through: edge.through && { table: edge.through.table, on: eq(edge.through.targetRef, edge.through.targetKey) },
   };
-  return new SqlRelationship({ ...common, target: [targetKls] as const, ...listLoaders(ctx, edge, source) });
+  return new SqlRelationship({ ...common, target: [targetKls] as const, ...listLoaders(ctx, edge, source, profiles) });
 }
 
 function manyToManyEdge(m: ManyToMany, keyOf: Map<PgTable, string>): Edge {

@@ -164,7 +164,7 @@ describe.each(targets)('SQL integration on $name', (target) => {
     const reviews = await page(User, 'reviews', [2], { limit: 50, direction: 'DESC' });
     const times = reviews[0]!.items.map((x) => x.createdAt.getTime());
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    await expect(page(User, 'tasks', [1], { order: 'hot' })).rejects.toThrow(/users\.tasks has no order profile 'hot'/);
+    await expect(page(User, 'tasks', [1], { order: 'hot' })).rejects.toThrow(/users\.tasks has no order profile 'hot' \(profiles: none\)/);
     await expect(page(User, 'tasks', [1], { limit: -1 })).rejects.toThrow(/limit must be a non-negative integer/);
   });
 
@@ -176,6 +176,26 @@ describe.each(targets)('SQL integration on $name', (target) => {
       [11, 1, 2].map((id) => tagIdsOf(id).map((x) => `tag ${x}`).sort().slice(1, 3)),
     );
     expect(pages.map((p) => p.total)).toEqual([11, 1, 2].map((id) => tagIdsOf(id).length));
+  });
+
+  it("pages by the target's published order profiles when the relation has no orderBy", async () => {
+    // The shape of a BatchPageConfig (ergraph/federation), which the SQL integration reads by shape.
+    class RankedTask extends tableModel(tasks) {
+      static __pagination_orders__ = {
+        defaultOrder: 'newest',
+        orders: { newest: { terms: [{ column: 'createdAt', direction: 'DESC' as const }] }, byRank: { terms: [{ column: 'rank' }] } },
+      };
+    }
+    const [user] = buildRelationship({ db: t.db, schema, models: [User, RankedTask] });
+    const tasksRel = user!.relationships.find((r) => r.name === 'tasks') as SqlRelationship;
+    expect(tasksRel.ordered).toBe(true);
+    const load = (request: Partial<PageRequest>) =>
+      tasksRel.pageLoader!([5], { limit: 4, offset: 0, withTotal: false, ...request }) as Promise<Page<Task>[]>;
+    const newest = expectedTasks.filter((x) => x.ownerId === 5).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    expect((await load({}))[0]!.items.map((x) => x.id)).toEqual(newest.slice(0, 4).map((x) => x.id));
+    expect((await load({ direction: 'ASC' }))[0]!.items.map((x) => x.id)).toEqual(newest.reverse().slice(0, 4).map((x) => x.id));
+    expect((await load({ order: 'byRank' }))[0]!.items.map((x) => x.id)).toEqual(tasksOf(5).slice(0, 4).map((x) => x.id));
+    await expect(load({ order: 'hot' })).rejects.toThrow(/no order profile 'hot' \(profiles: newest, byRank\)/);
   });
 
   it('refuses pagination over a list without an order, naming Entity.relationship', () => {

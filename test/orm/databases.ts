@@ -46,16 +46,16 @@ const pglite: DatabaseTarget = {
   },
 };
 
-const postgres: DatabaseTarget = {
+const postgres = (url: string): DatabaseTarget => ({
   name: 'postgres',
   async open() {
     const schema = `ergraph_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
+    const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE SCHEMA "${schema}"`);
     await admin.end();
     // Unqualified table names resolve in this run's own schema only.
-    const pool = new pg.Pool({ connectionString: PG_URL, options: `-c search_path="${schema}"`, max: 4 });
+    const pool = new pg.Pool({ connectionString: url, options: `-c search_path="${schema}"`, max: 4 });
     const { statements, logger } = counter();
     return {
       db: drizzlePg({ client: pool, logger }),
@@ -68,11 +68,11 @@ const postgres: DatabaseTarget = {
       },
     };
   },
-};
+});
 
 /** Why the server cannot be used, or undefined when it answers. */
-async function serverProblem(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+async function serverProblem(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
     await client.query('select 1');
@@ -88,11 +88,11 @@ async function serverProblem(): Promise<string | undefined> {
  * PGlite always; the server when it answers. When it does not, CI (`ERGRAPH_REQUIRE_PG`) fails
  * and a developer machine runs PGlite only, saying so on the console.
  */
-export async function databaseTargets(): Promise<DatabaseTarget[]> {
-  const problem = await serverProblem();
-  if (!problem) return [pglite, postgres];
-  const message = `PostgreSQL server at ${PG_URL} is unreachable (${problem})`;
-  if (process.env.ERGRAPH_REQUIRE_PG) throw new Error(`${message}; ERGRAPH_REQUIRE_PG is set, so the server variant must run`);
+export async function databaseTargets(url = PG_URL, env: Record<string, string | undefined> = process.env): Promise<DatabaseTarget[]> {
+  const problem = await serverProblem(url);
+  if (!problem) return [pglite, postgres(url)];
+  const message = `PostgreSQL server at ${url} is unreachable (${problem})`;
+  if (env.ERGRAPH_REQUIRE_PG) throw new Error(`${message}; ERGRAPH_REQUIRE_PG is set, so the server variant must run`);
   console.warn(`${message}: running the SQL suite on PGlite only`);
   return [pglite];
 }

@@ -1,0 +1,31 @@
+/** `ergraph mcp --app <module> [--http] [--v5-compat]`: MCP tools over a module's apps. */
+import { loadApps } from './load-apps.js';
+import { stopSignal, type CliIO } from './io.js';
+
+export interface McpArgs {
+  app: string;
+  http: boolean;
+  host: string;
+  port: number;
+  path: string;
+  v5Compat: boolean;
+}
+
+export async function mcpCommand(args: McpArgs, io: CliIO): Promise<void> {
+  const apps = await loadApps(args.app, io.cwd);
+  const { createMcpServer, mcpApp, serveStdio } = await import('../mcp/index.js');
+  const server = createMcpServer({ apps, v5Compat: args.v5Compat });
+  if (!args.http) {
+    // Stdout is the protocol channel now; anything the app logs goes to stderr.
+    console.log = console.info = console.debug = console.error;
+    await serveStdio(server);
+    return;
+  }
+  const { serve } = await import('@hono/node-server');
+  const app = mcpApp(server, { path: args.path });
+  const listening = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {
+    io.stderr.write(`ergraph mcp: ${apps.map((a) => a.name).join(', ')} at http://${args.host}:${info.port}${args.path}\n`);
+  });
+  await stopSignal();
+  await new Promise<void>((resolve) => listening.close(() => resolve()));
+}

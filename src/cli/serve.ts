@@ -1,0 +1,82 @@
+/**
+ * `ergraph serve --app <module>`: every app of a module over HTTP — its GraphQL endpoint and
+ * GraphiQL (`/graphql` for one app, `/<name>/graphql` for several) — and MCP over Streamable HTTP
+ * at `/mcp`, in one Hono app on one port.
+ */
+import { Hono } from 'hono';
+import type { GraphQLHandler } from '../graphql/handler.js';
+import { graphqlApp } from '../http/index.js';
+import type { McpApp } from '../mcp/apps.js';
+import { createMcpServer, mcpApp } from '../mcp/index.js';
+import { CliError, loadApps } from './load-apps.js';
+import { stopSignal, type CliIO } from './io.js';
+
+export interface ServeArgs {
+  app: string;
+  host: string;
+  port: number;
+  v5Compat: boolean;
+}
+
+export interface ServedApp {
+  name: string;
+  graphql: string;
+}
+
+// A name becomes a path segment; anything else would be silently re-encoded by clients.
+const SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * graphqlApp needs the full `GraphQLHandler` (it prepares documents and renders GraphiQL); the
+ * MCP tools only need `{ schema, execute }`, so an app module can hold handlers that serve MCP
+ * but not HTTP. Say which one instead of failing on the first request.
+ */
+function httpHandlerOf(app: McpApp): GraphQLHandler {
+  const handler = app.handler as Partial<GraphQLHandler>;
+  if (typeof handler.prepare !== 'function' || typeof handler.getGraphiqlHtml !== 'function') {
+    throw new CliError(`app ${app.name}: serve needs a GraphQLHandler from 'ergraph' (its handler has no prepare/getGraphiqlHtml)`);
+  }
+  return handler as GraphQLHandler;
+}
+
+/** Where each app's endpoint goes: `/graphql` alone, `/<name>/graphql` beside others. */
+export function graphqlPaths(apps: readonly McpApp[]): ServedApp[] {
+  if (apps.length === 1) return [{ name: apps[0]!.name, graphql: '/graphql' }];
+  return apps.map((app) => {
+    if (!SEGMENT.test(app.name)) {
+      throw new CliError(`app ${JSON.stringify(app.name)}: with several apps each name is a URL segment, so use letters, digits, . _ ~ -`);
+    }
+    return { name: app.name, graphql: `/${app.name}/graphql` };
+  });
+}
+
+export function buildServeApp(apps: readonly McpApp[], options: { v5Compat?: boolean } = {}): { app: Hono; served: ServedApp[] } {
+  const served = graphqlPaths(apps);
+  const root = new Hono();
+  apps.forEach((app, i) => {
+    const makeContext = app.context;
+    root.route('/', graphqlApp(httpHandlerOf(app), { path: served[i]!.graphql, ...(makeContext ? { context: () => makeContext() } : {}) }));
+  });
+  root.route('/', mcpApp(createMcpServer({ apps, v5Compat: options.v5Compat }), { path: '/mcp' }));
+  // A landing answer so `curl http://host:port/` says where things are.
+  root.get('/', (c) => c.json({ apps: served, mcp: '/mcp' }));
+  return { app: root, served };
+}
+
+export async function serveCommand(args: ServeArgs, io: CliIO): Promise<void> {
+  const apps = await loadApps(args.app, io.cwd);
+  const { app, served } = buildServeApp(apps, { v5Compat: args.v5Compat });
+  const { serve } = await import('@hono/node-server');
+  const listening = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {
+      const base = `http://${args.host}:${info.port}`;
+      for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql}\n`);
+      io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
+      resolve(server);
+    });
+    // e.g. EADDRINUSE: report it as the command's error instead of an uncaught exception.
+    server.once('error', reject);
+  });
+  await stopSignal();
+  await new Promise<void>((resolve) => listening.close(() => resolve()));
+}

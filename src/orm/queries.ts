@@ -2,7 +2,7 @@
  * The SQL behind every loader: one statement per batch of keys. Values always travel as
  * parameters (Drizzle's `inArray` and `sql` template), never inside the SQL text.
  */
-import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Page } from '../er/relationship.js';
 import type { NormalizedOrder, SqlDatabase } from './types.js';
@@ -122,4 +122,3 @@ export async function pagesByKey(
   });
 }
 
-export { eq };

@@ -24,6 +24,7 @@ describe.each(targets)('GraphQLHandler over SQL on $name', (target) => {
       defaultPageSize: 2,
     });
   let handler: GraphQLHandler;
+  const contexts: unknown[] = [];
 
   beforeAll(async () => {
     t = await target.open();
@@ -32,7 +33,10 @@ describe.each(targets)('GraphQLHandler over SQL on $name', (target) => {
     handler = new GraphQLHandler(new ErDiagram({ entities: entities(true) }), {
       enablePagination: true,
       base: schema,
-      sessionFactory: () => t.db,
+      sessionFactory: (context) => {
+        contexts.push(context);
+        return t.db;
+      },
       autoQueryConfig: new AutoQueryConfig({ defaultLimit: 10 }),
     });
   });
@@ -79,6 +83,13 @@ describe.each(targets)('GraphQLHandler over SQL on $name', (target) => {
     });
     expect(reviewsOf5.length).toBeGreaterThan(2);
     expect(t.statements.filter((s) => /count\(\*\) over/i.test(s))).toHaveLength(1);
+  });
+
+  it('asks sessionFactory for the database of each request, with the request context', async () => {
+    contexts.length = 0;
+    const result = await handler.execute(`{ Task { byId(id: 2) { title } } }`, { context: { tenant: 'acme' } });
+    expect(result).toEqual({ data: { Task: { byId: { title: 'task 2' } } }, errors: null });
+    expect(contexts).toEqual([{ tenant: 'acme' }]);
   });
 
   it('turns a negative limit into a GraphQL error, not a query', async () => {

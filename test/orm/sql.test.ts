@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configResolver, ConfigError, DefineSubset, ErDiagram, model, ref, Resolver, type Page, type PageRequest } from 'ergraph';
+import { configResolver, ConfigError, DefineSubset, ErDiagram, model, ref, Relationship, Resolver, type Page, type PageRequest } from 'ergraph';
 import { assertPaginable, AutoQueryConfig, buildRelationship, SqlRelationship, tableModel } from 'ergraph/orm';
 import { databaseTargets, type TestDatabase } from './databases.js';
 import {
@@ -240,6 +240,15 @@ describe('buildRelationship configuration errors', () => {
       ['Task', ['owner', 'reviewer']],
     ]);
   });
+  it('keeps relationships a model class declares itself, after the derived ones', async () => {
+    const loader = async (keys: readonly unknown[]) => keys.map(() => []);
+    class Member extends tableModel(users) {
+      static __relationships__ = [new Relationship({ fk: 'id', target: () => [Member], name: 'friends', loader })];
+    }
+    const [member] = buildRelationship({ db, schema, models: [Member, Task] });
+    expect(member!.relationships.map((r) => r.name)).toEqual(['tasks', 'reviews', 'friends']);
+  });
+
   it('gives the default page sizes of the specification', () => {
     const [user] = buildRelationship({ db, schema, models: [User, Task], orderBy: { 'users.tasks': tasks.id } });
     const r = user!.relationships[0]!;

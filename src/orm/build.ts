@@ -100,6 +100,18 @@ function instances(target: TableEntry & { kls: AnyModelClass }) {
   return (row: Record<string, unknown>) => new Kls(target.decode(row));
 }
 
+/** PostgreSQL takes at most 65,535 parameters per statement: a larger batch becomes several statements. */
+export const MAX_KEYS_PER_STATEMENT = 30_000;
+
+async function chunked<V>(keys: readonly unknown[], load: (chunk: readonly unknown[]) => Promise<V[]>): Promise<V[]> {
+  if (keys.length <= MAX_KEYS_PER_STATEMENT) return load(keys);
+  const out: V[] = [];
+  for (let i = 0; i < keys.length; i += MAX_KEYS_PER_STATEMENT) {
+    out.push(...(await load(keys.slice(i, i + MAX_KEYS_PER_STATEMENT))));
+  }
+  return out;
+}
+
 function named<F extends Function>(fn: F, name: string): F {
   Object.defineProperty(fn, 'name', { value: name });
   return fn;
@@ -109,10 +121,14 @@ function singleLoader(ctx: Resolved, edge: Edge): BatchLoadFn {
   const target = ctx.entries.get(edge.target)!;
   const make = instances(target);
   const key = columnKey(edge.target, edge.targetKey);
-  return named(async (keys: readonly unknown[]) => {
-    const rows = await rowsByKey(ctx.db, edge.target, edge.targetKey, keys);
-    return buildObject(rows, keys.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
-  }, `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`);
+  return named(
+    (keys: readonly unknown[]) =>
+      chunked(keys, async (chunk) => {
+        const rows = await rowsByKey(ctx.db, edge.target, edge.targetKey, chunk);
+        return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
+      }),
+    `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`,
+  );
 }
 
 function listLoaders(
@@ -122,10 +138,14 @@ function listLoaders(
   profiles: OrderProfiles | undefined,
 ): { loader: BatchLoadFn; pageLoader?: PageLoadFn } {
   const make = instances(ctx.entries.get(edge.target)!);
-  const loader = named(async (keys: readonly unknown[]) => {
-    const byKey = await listsByKey(ctx.db, source, keys);
-    return keys.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
-  }, edge.id);
+  const loader = named(
+    (keys: readonly unknown[]) =>
+      chunked(keys, async (chunk) => {
+        const byKey = await listsByKey(ctx.db, source, chunk);
+        return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
+      }),
+    edge.id,
+  );
   const base = source.order;
   if (!base) return { loader };
   const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest) => {
@@ -134,13 +154,13 @@ function listLoaders(
       const profile = profiles?.orders.get(page.order);
       if (!profile) {
         const known = profiles ? [...profiles.orders.keys()].join(', ') : 'none';
-        throw new ConfigError(`${edge.id} has no order profile '${page.order}' (profiles: ${known})`);
+        throw new RangeError(`${edge.id} has no order profile '${page.order}' (profiles: ${known})`);
       }
       chosen = profile;
     }
     checkPage(edge.id, page);
     const order = page.direction && page.direction.toLowerCase() !== chosen.direction ? flipped(chosen) : chosen;
-    const pages = await pagesByKey(ctx.db, source, keys, { ...page, order });
+    const pages = await chunked(keys, (chunk) => pagesByKey(ctx.db, source, chunk, { ...page, order }));
     return pages.map((p) => ({ ...p, items: p.items.map(make) }));
   }, `${edge.id} (page)`);
   return { loader, pageLoader };

@@ -156,6 +156,17 @@ describe.each(targets)('SQL integration on $name', (target) => {
     ]);
   });
 
+  it('splits a batch too large for one statement (PostgreSQL caps parameters at 65,535)', async () => {
+    const keys = [...Array.from({ length: 70_000 }, (_, i) => 1000 + i), 5, 1];
+    const pages = await page(User, 'tasks', keys, { limit: 1, withTotal: true });
+    expect(t.statements).toHaveLength(3);
+    expect(pages.slice(-2).map((p) => [p.items[0]!.id, p.total])).toEqual([
+      [tasksOf(5)[0]!.id, 12],
+      [tasksOf(1)[0]!.id, 7],
+    ]);
+    expect(pages.slice(0, 70_000).every((p) => p.items.length === 0 && p.total === 0)).toBe(true);
+  });
+
   it('flips the order, nulls included, when the other direction is asked for', async () => {
     const asc = await page(User, 'tasks', [5], { limit: 50 });
     const desc = await page(User, 'tasks', [5], { limit: 50, direction: 'DESC' });

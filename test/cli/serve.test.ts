@@ -1,0 +1,98 @@
+/** `ergraph serve`: GraphQL per app and MCP at /mcp, in-process through buildServeApp and as the real bin. */
+import { createServer, type AddressInfo } from 'node:net';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { buildSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { buildServeApp } from '../../src/cli/serve.js';
+import { call, newClient } from '../mcp/client.js';
+import { apps as twoApps } from './fixtures/two-apps.js';
+import { run, spawnCli } from './helpers.js';
+
+const post = (query: string) =>
+  ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }) as const;
+
+describe('buildServeApp', () => {
+  it('serves each of several apps at /<name>/graphql with its own context, and says where at /', async () => {
+    const { app, served } = buildServeApp(twoApps);
+    expect(served).toEqual([
+      { name: 'tasks', graphql: '/tasks/graphql' },
+      { name: 'books', graphql: '/books/graphql' },
+    ]);
+    const tasks = await app.request('/tasks/graphql', post('{ User { byId(id: 1) { name tasks { title } } } }'));
+    expect(await tasks.json()).toEqual({ data: { User: { byId: { name: 'Ada', tasks: [{ title: 'compile' }, { title: 'ship' }] } } }, errors: null });
+    const books = await app.request('/books/graphql', post('{ Book { all { title } forCaller { title } } }'));
+    expect(await books.json()).toEqual({ data: { Book: { all: [{ title: 'SICP' }], forCaller: { title: 'serve' } } }, errors: null });
+    // one app's endpoint does not answer for the other's schema
+    expect((await (await app.request('/books/graphql', post('{ User { getAll { id } } }'))).json()).errors[0].message).toContain('User');
+    expect(await (await app.request('/')).json()).toEqual({ apps: served, mcp: '/mcp' });
+    expect((await app.request('/graphql', post('{ __typename }'))).status).toBe(404);
+  });
+
+  it('serves GraphiQL on GET with its assets under the app path', async () => {
+    const { app } = buildServeApp(twoApps);
+    const page = await app.request('/books/graphql', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('/books/graphql/assets/');
+    const asset = /\/books\/graphql\/assets\/[^"']+/.exec(html)![0];
+    expect((await app.request(asset)).status).toBe(200);
+  });
+
+  it('serves one app at /graphql', async () => {
+    const { app, served } = buildServeApp([twoApps[1]!]);
+    expect(served).toEqual([{ name: 'books', graphql: '/graphql' }]);
+    expect(await (await app.request('/graphql', post('{ Book { all { id } } }'))).json()).toEqual({ data: { Book: { all: [{ id: 1 }] } }, errors: null });
+  });
+
+  it('refuses handlers graphqlApp cannot serve and names that are not URL segments', () => {
+    const bare = { name: 'bare', handler: { schema: buildSchema('type Query { a: Int }'), execute: async () => ({ data: null }) } };
+    expect(() => buildServeApp([bare])).toThrow("app bare: serve needs a GraphQLHandler from 'ergraph' (its handler has no prepare/getGraphiqlHtml)");
+    expect(() => buildServeApp([twoApps[0]!, { ...twoApps[1]!, name: 'my books' }])).toThrow('app "my books": with several apps each name is a URL segment');
+  });
+});
+
+describe('ergraph serve', () => {
+  it('serves the apps and MCP on the port it prints, and stops on SIGTERM', async () => {
+    const cli = spawnCli(['serve', '--app', 'test/cli/fixtures/two-apps.ts', '--port', '0', '--v5-compat']);
+    try {
+      const [, base] = await cli.waitFor(/MCP at (http:\/\/127\.0\.0\.1:\d+)\/mcp\n/);
+      expect(cli.stdout()).toBe(
+        `ergraph serve: tasks GraphQL at ${base}/tasks/graphql\nergraph serve: books GraphQL at ${base}/books/graphql\nergraph serve: MCP at ${base}/mcp\n`,
+      );
+      const response = await fetch(`${base}/tasks/graphql`, post('{ User { getAll(limit: 1) { name } } }'));
+      expect(await response.json()).toEqual({ data: { User: { getAll: [{ name: 'Ada' }] } }, errors: null });
+
+      const client = newClient();
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+      expect((await call(client, 'list_apps')).data.map((a: { name: string }) => a.name)).toEqual(['tasks', 'books']);
+      // --v5-compat reaches the MCP endpoint
+      expect((await call(client, 'get_query_schema', { name: 'bookAll', app_name: 'books' })).data).toMatchObject({ entity: 'Book', method: 'all' });
+      const run = await call(client, 'graphql_query', { app_name: 'books', query: '{ Book { forCaller { title } } }' });
+      expect(run.data).toEqual({ Book: { forCaller: { title: 'serve' } } });
+      await client.close();
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+    expect(cli.stderr()).toBe('');
+  }, 60_000);
+
+  it('exits 1 naming the problem when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const result = await run(['serve', '--app', 'test/mcp/fixtures/app.ts', '--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('EADDRINUSE');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('exits 2 without --app and 1 for a module without apps', async () => {
+    expect((await run(['serve'])).code).toBe(2);
+    const noApps = await run(['serve', '--app', 'test/mcp/fixture.ts']);
+    expect(noApps.code).toBe(1);
+    expect(noApps.stderr).toContain('must export');
+  });
+});

@@ -23,7 +23,9 @@ export interface Spawned {
   stderr: () => string;
   /** Resolves with the first match of `pattern` in stdout; rejects if the process exits or `ms` pass first. */
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
-  /** SIGTERM, then the exit code (SIGKILL after `ms` so a hung child never outlives the test). */
+  /** The exit code once the process ends by itself (SIGKILL after `ms` so it never outlives the test). */
+  exit(ms?: number): Promise<number | null>;
+  /** SIGTERM, then the exit code (SIGKILL after `ms`). */
   stop(ms?: number): Promise<number | null>;
 }
 
@@ -58,12 +60,15 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
         check();
       });
     },
-    async stop(ms = 15_000) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    async exit(ms = 30_000) {
       const timer = setTimeout(() => child.kill('SIGKILL'), ms);
       const [code] = await exited;
       clearTimeout(timer);
       return code;
+    },
+    async stop(ms = 15_000) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return this.exit(ms);
     },
   };
 }

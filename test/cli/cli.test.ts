@@ -1,0 +1,42 @@
+/** The `ergraph` bin: its command list, usage errors, and `ergraph demo` end to end. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { demoEntry } from '../../src/cli/demo.js';
+import { root, run, spawnCli } from './helpers.js';
+
+describe('ergraph --help', () => {
+  it('lists every command', async () => {
+    const cli = spawnCli(['--help']);
+    expect(await cli.exit()).toBe(0);
+    for (const command of ['serve', 'mcp', 'demo', 'doctor']) expect(cli.stdout()).toMatch(new RegExp(`^  ergraph ${command} `, 'm'));
+  }, 30_000);
+
+  it('exits 2 on an unknown command or none', async () => {
+    const unknown = await run(['deploy']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Run ergraph --help for usage.');
+    expect((await run([])).code).toBe(2);
+  });
+});
+
+describe('ergraph demo', () => {
+  it('finds the demo in the checkout', () => {
+    expect(demoEntry()).toBe(join(root, 'examples', 'demo', 'main.ts'));
+  });
+
+  it('runs the demo service on the given port and stops it on SIGTERM', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'ergraph-demo-'));
+    const cli = spawnCli(['demo', '--port', '0'], { env: { ...process.env, DATABASE_URL: '', DEMO_DATA_DIR: join(data, 'pglite') } });
+    try {
+      const [, url] = await cli.waitFor(/GraphiQL: (http:\/\/localhost:\d+\/graphql)/, 90_000);
+      const response = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      expect(await response.json()).toMatchObject({ data: { __typename: 'Query' } });
+    } finally {
+      // The demo closes its embedded database on SIGTERM and exits 0; ergraph passes its code on.
+      expect(await cli.stop(30_000)).toBe(0);
+      rmSync(data, { recursive: true, force: true });
+    }
+  }, 150_000);
+});

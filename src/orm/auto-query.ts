@@ -11,7 +11,7 @@ import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
 import { QueryConfig } from '../er/operations.js';
 import { ref } from '../er/schema.js';
-import { columnKey, primaryKeyColumn } from './keys.js';
+import { columnKey, primaryKeyColumns, tiebreakColumns } from './keys.js';
 import { columnSchema, tableEntryOf, type TableEntry } from './table-model.js';
 import type { SqlDatabase } from './types.js';
 
@@ -82,28 +82,32 @@ export class AutoQueryConfig implements DiagramExtension {
 
   private queriesFor(kls: AnyModelClass, entry: TableEntry, session: SessionFactory): QueryConfig[] {
     const { table, decode } = entry;
-    const pk = primaryKeyColumn(table, `the generated queries of ${kls.name}`);
-    const pkKey = columnKey(table, pk);
+    const order = tiebreakColumns(table);
+    const keyColumns = primaryKeyColumns(table);
+    const pk = keyColumns.length === 1 ? keyColumns[0] : undefined;
+    const orderNames = order.map((c) => columnKey(table, c)).join(', ');
     const Kls = kls as unknown as new (data: object) => unknown;
     const queries: QueryConfig[] = [];
     if (this.generateGetAll) {
       queries.push(
         new QueryConfig({
           name: 'getAll',
-          description: `${kls.name} rows ordered by ${pkKey}`,
+          description: `${kls.name} rows ordered by ${orderNames}`,
           args: {
             limit: z.int().min(0).max(this.maxLimit).default(this.defaultLimit),
             offset: z.int().min(0).default(0),
           },
           returns: () => [kls],
           method: async ({ limit, offset }: { limit: number; offset: number }, context?: Record<string, unknown>) => {
-            const rows = await session(context).select().from(table).orderBy(asc(pk)).limit(limit).offset(offset);
+            const rows = await session(context).select().from(table).orderBy(...order.map((c) => asc(c))).limit(limit).offset(offset);
             return rows.map((row) => new Kls(decode(row)));
           },
         }),
       );
     }
-    if (this.generateById) {
+    // byId needs one key column; a join table (composite key) only gets getAll.
+    if (this.generateById && pk) {
+      const pkKey = columnKey(table, pk);
       const idSchema = columnSchema(table, pkKey, getTableColumns(table)[pkKey]!);
       queries.push(
         new QueryConfig({

@@ -10,7 +10,7 @@ import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
 import { Relationship, type BatchLoadFn, type PageLoadFn, type PageRequest } from '../er/relationship.js';
 import { buildList, buildObject } from '../resolver/loaders.js';
-import { columnKey, primaryKeyColumn } from './keys.js';
+import { columnKey, primaryKeyColumn, tiebreakColumns } from './keys.js';
 import { keyId, listsByKey, pagesByKey, rowsByKey, type ListSource } from './queries.js';
 import { orderProfiles, type OrderProfiles } from './profiles.js';
 import { readSchema, type Edge, type EdgeKind } from './relations.js';
@@ -208,7 +208,7 @@ function relationshipFor(
     target: edge.target,
     parentKey: edge.targetKey, // the FK on the target, or the join-table column for many-to-many
     order,
-    primaryKey: primaryKeyColumn(edge.target, `ordering ${edge.id}`),
+    primaryKey: tiebreakColumns(edge.target),
     through: edge.through && { table: edge.through.table, on: eq(edge.through.targetRef, edge.through.targetKey) },
   };
   return new SqlRelationship({ ...common, target: [targetKls] as const, ...listLoaders(ctx, edge, source, profiles) });

@@ -10,15 +10,31 @@ export function columnKey(table: PgTable, column: PgColumn): string {
 
 /** The one primary-key column: list order needs it as a tiebreaker, `byId` as its argument. */
 export function primaryKeyColumn(table: PgTable, why: string): PgColumn {
-  const config = getTableConfig(table);
-  const columns = [
-    ...config.columns.filter((c) => c.primary),
-    ...config.primaryKeys.flatMap((pk) => pk.columns),
-  ];
+  const columns = primaryKeyColumns(table);
   if (columns.length !== 1) {
     throw new ConfigError(
       `Table ${getTableName(table)} needs a single-column primary key for ${why} (found ${columns.length})`,
     );
   }
   return columns[0]!;
+}
+
+/**
+ * Columns that make an order total: the primary key (one or several columns), or every column
+ * of a table without one (rows equal in all columns are interchangeable anyway).
+ */
+export function tiebreakColumns(table: PgTable): PgColumn[] {
+  const pk = primaryKeyColumns(table);
+  return pk.length ? pk : getTableConfig(table).columns;
+}
+
+/** The primary key, declared on a column or with `primaryKey({ columns })`. */
+export function primaryKeyColumns(table: PgTable): PgColumn[] {
+  const config = getTableConfig(table);
+  // `primaryKey({ columns })` holds stand-ins built for the extra config: map them back by name.
+  const byName = new Map(config.columns.map((c) => [c.name, c]));
+  return [
+    ...config.columns.filter((c) => c.primary),
+    ...config.primaryKeys.flatMap((p) => p.columns.map((c) => byName.get(c.name) ?? c)),
+  ];
 }

@@ -20,15 +20,17 @@ export interface ListSource {
   /** Many-to-many: the join table and the join condition to the target. */
   through?: { table: PgTable; on: SQL };
   order?: NormalizedOrder;
-  /** Tiebreaker that makes the order total (and pages stable). */
-  primaryKey: PgColumn;
+  /** Tiebreaker that makes the order total (and pages stable): the primary key column(s). */
+  primaryKey: PgColumn | readonly PgColumn[];
 }
 
-function orderSql(order: NormalizedOrder | undefined, pk: PgColumn): SQL {
-  if (!order) return sql`${pk} asc`;
-  const dir = order.direction === 'asc' ? sql`asc` : sql`desc`;
+function orderSql(order: NormalizedOrder | undefined, primaryKey: PgColumn | readonly PgColumn[]): SQL {
+  const pk: readonly PgColumn[] = Array.isArray(primaryKey) ? primaryKey : [primaryKey as PgColumn];
+  const dir = order?.direction === 'desc' ? sql`desc` : sql`asc`;
+  const tiebreak = sql.join(pk.map((c) => sql`${c} ${dir}`), sql`, `);
+  if (!order) return tiebreak;
   const nulls = order.nulls === 'first' ? sql`nulls first` : sql`nulls last`;
-  return sql`${order.column} ${dir} ${nulls}, ${pk} ${dir}`;
+  return sql`${order.column} ${dir} ${nulls}, ${tiebreak}`;
 }
 
 /** Rows of `table` whose `column` is one of `keys`: many-to-one and one-to-one. */

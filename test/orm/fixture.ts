@@ -61,6 +61,11 @@ export const tasksRelations = relations(tasks, ({ one, many }) => ({
   owner: one(users, { fields: [tasks.ownerId], references: [users.id], relationName: 'owner' }),
   reviewer: one(users, { fields: [tasks.reviewerId], references: [users.id], relationName: 'reviewer' }),
   comments: many(comments),
+  links: many(taskTags),
+}));
+export const taskTagsRelations = relations(taskTags, ({ one }) => ({
+  task: one(tasks, { fields: [taskTags.taskId], references: [tasks.id] }),
+  tag: one(tags, { fields: [taskTags.tagId], references: [tags.id] }),
 }));
 export const commentsRelations = relations(comments, ({ one }) => ({
   task: one(tasks, { fields: [comments.taskId], references: [tasks.id] }),
@@ -76,6 +81,7 @@ export const schema = {
   usersRelations,
   profilesRelations,
   tasksRelations,
+  taskTagsRelations,
   commentsRelations,
 };
 

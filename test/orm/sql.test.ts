@@ -209,6 +209,20 @@ describe.each(targets)('SQL integration on $name', (target) => {
     await expect(load({ order: 'hot' })).rejects.toThrow(/no order profile 'hot' \(profiles: newest, byRank\)/);
   });
 
+  it('handles a join table as an entity of its own: composite key as tiebreaker, getAll without byId', async () => {
+    const all = buildRelationship({ db: t.db, schema, orderBy: { 'tasks.links': taskTags.tagId } });
+    const links = all.find((e) => e.kls.name === 'Tasks')!.relationships.find((r) => r.name === 'links')!;
+    t.reset();
+    const [p] = (await links.pageLoader!([11], { limit: 10, offset: 0, withTotal: false })) as Page<{ tagId: number }>[];
+    expect(p!.items.map((x) => x.tagId)).toEqual(tagIdsOf(11));
+    expect(t.statements[0]).toMatch(/"task_tags"\."task_id" asc, "task_tags"\."tag_id" asc/);
+    const extended = new AutoQueryConfig().extend(new ErDiagram({ entities: all }), { base: schema, sessionFactory: () => t.db });
+    const joinEntity = extended.entities.find((e) => e.kls.name === 'TaskTags')!;
+    expect(joinEntity.queries.map((q) => q.operation.name)).toEqual(['getAll']);
+    const rows = (await joinEntity.queries[0]!.operation.fn({ limit: 3, offset: 0 })) as { taskId: number; tagId: number }[];
+    expect(rows.map((r) => [r.taskId, r.tagId])).toEqual([[1, 1], [1, 2], [2, 1]]);
+  });
+
   it('refuses pagination over a list without an order, naming Entity.relationship', () => {
     expect(() => assertPaginable(diagram)).toThrow(ConfigError);
     expect(() => assertPaginable(diagram)).toThrow(/Task\.comments: the one-to-many relation tasks\.comments has no orderBy/);

@@ -2,6 +2,7 @@
  * `npx tsx examples/demo/main.ts` (or `npm run demo`): the demo service on PORT (default 4000),
  * on embedded PGlite in `.demo-data/`, or on the PostgreSQL server named by DATABASE_URL.
  */
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { openDatabase } from './database.js';
@@ -10,9 +11,11 @@ import { ensureSeeded } from './seed.js';
 
 const port = Number(process.env.PORT ?? 4000);
 const started = Date.now();
+// The repository's gitignored .demo-data/, wherever the command is started from.
+const defaultDataDir = fileURLToPath(new URL('../../.demo-data/pglite', import.meta.url));
 const database = await openDatabase({
   url: process.env.DATABASE_URL,
-  dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? '.demo-data/pglite'),
+  dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? defaultDataDir),
 });
 const seeded = await ensureSeeded(database.db);
 const app = createApp(buildGraph(database.db));

@@ -169,6 +169,28 @@ describe('query-time faults', () => {
   });
 });
 
+describe('errors deeper in the graph', () => {
+  it('a member whose own member is down reports FEDERATION_MEMBER_ERROR carrying the downstream error', async () => {
+    const deadUsers = await start(usersService().app);
+    const member = await reviewsService();
+    await member.handler.federate({ services: { users: deadUsers.address } });
+    await deadUsers.close();
+    const run = await start(member.app);
+    try {
+      const handler = productsHandler();
+      await handler.federate({ services: { reviews: run.address } });
+      const result = await handler.execute('{ Product { getAll(limit: 1) { id reviews { id author { name } } } } }');
+      expect(result.errors![0]!.extensions).toMatchObject({ code: 'FEDERATION_MEMBER_ERROR', service: 'reviews' });
+      const downstream = (result.errors![0]!.extensions as { memberErrors: { extensions: Record<string, unknown> }[] }).memberErrors[0]!;
+      expect(downstream.extensions).toMatchObject({ code: 'FEDERATION_MEMBER_UNAVAILABLE', service: 'users' });
+      expect((result.data!.Product as { getAll: { id: number }[] }).getAll[0]!.id).toBe(1);
+    } finally {
+      await run.close();
+      await member.close();
+    }
+  });
+});
+
 describe('member startup', () => {
   it('rejects multi-column order profiles', async () => {
     const { BatchPageConfig, PageOrder, OrderTerm, buildFederableApp } = await import('ergraph/federation');

@@ -250,7 +250,11 @@ export function buildRelationship<S extends Record<string, unknown>>(options: Bu
     }
     entries.set(entry.table, { ...entry, kls });
   }
-  const ctx: Resolved = { entries, db: options.db, defaultPageSize: options.defaultPageSize, maxPageSize: options.maxPageSize };
+  const { defaultPageSize = 20, maxPageSize = 100 } = options;
+  if (!Number.isInteger(maxPageSize) || maxPageSize < 1 || !Number.isInteger(defaultPageSize) || defaultPageSize < 1 || defaultPageSize > maxPageSize) {
+    throw new ConfigError(`buildRelationship: need 1 <= defaultPageSize (${defaultPageSize}) <= maxPageSize (${maxPageSize}), both integers`);
+  }
+  const ctx: Resolved = { entries, db: options.db, defaultPageSize, maxPageSize };
   const relationships = new Map<PgTable, SqlRelationship[]>();
   const add = (edge: Edge, spec?: OrderBy, description?: string) => {
     if (!entries.has(edge.source) || !entries.has(edge.target)) return;

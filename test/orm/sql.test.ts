@@ -274,6 +274,11 @@ describe('buildRelationship configuration errors', () => {
     expect(member!.relationships.map((r) => r.name)).toEqual(['tasks', 'reviews', 'friends']);
   });
 
+  it('rejects page sizes that contradict each other', () => {
+    expect(() => buildRelationship({ db, schema, defaultPageSize: 50, maxPageSize: 10 })).toThrow(/defaultPageSize \(50\) <= maxPageSize \(10\)/);
+    expect(() => buildRelationship({ db, schema, maxPageSize: 0 })).toThrow(ConfigError);
+  });
+
   it('gives the default page sizes of the specification', () => {
     const [user] = buildRelationship({ db, schema, models: [User, Task], orderBy: { 'users.tasks': tasks.id } });
     const r = user!.relationships[0]!;

@@ -3,6 +3,7 @@
  * handles for remote services, remote relationships and the `Paged` field marker.
  */
 import { ConfigError } from '../er/errors.js';
+import { modelFields, type AnyModelClass } from '../er/model.js';
 import type { LoadingMarker } from '../resolver/plan.js';
 import { pagedResolver } from './mount/dtos.js';
 
@@ -84,4 +85,18 @@ export function Paged(options: { limit: number }): PagedMarker {
   const limit = options.limit;
   // The resolver asks the marker for the field's loading method when it plans the class.
   return { kind: 'paged', limit, resolverMethod: (target) => pagedResolver(limit, target) };
+}
+
+/**
+ * The order profiles an entity class publishes, validated: read by the member's batch roots and
+ * by local one-to-many pagination alike (spec 2.7 rule 4).
+ */
+export function paginationOrdersOf(kls: AnyModelClass): BatchPageConfig | undefined {
+  const declared = (kls as { __pagination_orders__?: unknown }).__pagination_orders__;
+  if (declared === undefined || declared === null) return undefined;
+  if (!(declared instanceof BatchPageConfig)) {
+    throw new ConfigError(`${kls.name}.__pagination_orders__ must be a BatchPageConfig, got ${String(declared)}`);
+  }
+  declared.validate(kls.name, new Set(modelFields(kls).map((f) => f.key)));
+  return declared;
 }

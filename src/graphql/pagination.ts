@@ -12,6 +12,7 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
 import type { ResolvedRelationship } from '../er/diagram.js';
 import type { Page } from '../er/relationship.js';
@@ -22,6 +23,8 @@ import type DataLoader from 'dataloader';
 import { keyOf, MISSING } from './keys.js';
 import { levelOf, type Run } from './run.js';
 import { selects } from './selections.js';
+import { paginationOrdersOf, type BatchPageConfig, type Direction } from '../federation/declarations.js';
+import { compareBy, directionEnum, orderEnum, termFor } from './orders.js';
 
 export interface PageResult {
   items: unknown[];
@@ -90,26 +93,52 @@ const EMPTY_PAGE: Page = { items: [], hasMore: false, total: 0 };
 
 const emptyPage = (): PageResult => ({ items: [], pagination: { has_more: false, total_count: 0 } });
 
+interface PageArgs {
+  limit?: number | null;
+  offset?: number | null;
+  order?: string | null;
+  direction?: Direction | null;
+}
+
+/** `order` / `direction` arguments when the target publishes order profiles (spec 2.7 rule 4). */
+function orderArgs(types: TypeRegistry, target: string, orders: BatchPageConfig | undefined): GraphQLFieldConfigArgumentMap {
+  if (!orders) return {};
+  return {
+    order: { type: orderEnum(types, target, Object.keys(orders.orders)), description: `Order profile (default ${orders.defaultOrder})` },
+    direction: { type: directionEnum(types), description: "Direction (default: the profile's own; the other one is its strict reverse)" },
+  };
+}
+
 export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelationship): GraphQLFieldConfig<unknown, Run> {
   const r = rel.relationship;
+  const orders = paginationOrdersOf(rel.target);
   return {
     type: new GraphQLNonNull(resultType(types, rel)),
     description: r.description,
     args: {
       limit: { type: GraphQLInt, description: `Page size (default ${r.defaultPageSize}, at most ${r.maxPageSize})` },
       offset: { type: GraphQLInt, description: 'Items to skip (default 0)' },
+      ...orderArgs(types, rel.target.name, orders),
     },
-    resolve(parent, args: { limit?: number | null; offset?: number | null }, run, info) {
+    resolve(parent, args: PageArgs, run, info) {
       const { limit, offset } = pageWindow(rel, args);
+      // Only a profile the caller chose goes to the loader; without one it keeps its own order.
+      const term = orders && (args.order || args.direction) ? termFor(orders, args.order, args.direction) : undefined;
       const key = keyOf(parent, r);
       if (key === MISSING) return emptyPage();
       const level = levelOf(run, info.path);
       if (r.pageLoader) {
         const withTotal = selects(info, ['pagination', 'total_count']);
-        const loader = run.pool.page(r.pageLoader, { limit, offset, withTotal });
+        const order = term ? (args.order ?? orders!.defaultOrder) : undefined;
+        const request = { limit, offset, withTotal, ...(term ? { order, direction: term.direction } : {}) };
+        const loader = run.pool.page(r.pageLoader, request);
         return run.levels.load(level, loader as DataLoader<unknown, unknown>, key, EMPTY_PAGE).then((page) => toResult(page as Page, withTotal));
       }
-      return run.levels.load(level, run.pool.get(r.loader!), key, NO_ITEMS).then((list) => slice(list as unknown[], limit, offset));
+      return run.levels.load(level, run.pool.get(r.loader!), key, NO_ITEMS).then((list) => {
+        const all = list as unknown[];
+        // A stable sort keeps the loader's order among ties, so pages stay deterministic.
+        return slice(term ? [...all].sort(compareBy(term)) : all, limit, offset);
+      });
     },
   };
 }

@@ -9,7 +9,7 @@ import { ConfigError } from '../../er/errors.js';
 import { modelFields, type AnyModelClass } from '../../er/model.js';
 import type { FieldInfo } from '../../er/schema.js';
 import { scalarFor } from '../../graphql/scalars.js';
-import { BatchPageConfig } from '../declarations.js';
+import { BatchPageConfig, paginationOrdersOf } from '../declarations.js';
 
 export interface FederationKey {
   field: string;
@@ -25,16 +25,7 @@ export interface MemberEntity {
 
 type Declaring = { __federation_keys__?: unknown; __pagination_orders__?: unknown };
 
-/** The page profiles of an entity class (also read for local one-to-many pagination, spec 2.7 rule 4). */
-export function paginationOrdersOf(kls: AnyModelClass): BatchPageConfig | undefined {
-  const declared = (kls as Declaring).__pagination_orders__;
-  if (declared === undefined || declared === null) return undefined;
-  if (!(declared instanceof BatchPageConfig)) {
-    throw new ConfigError(`${kls.name}.__pagination_orders__ must be a BatchPageConfig, got ${String(declared)}`);
-  }
-  declared.validate(kls.name, new Set(modelFields(kls).map((f) => f.key)));
-  return declared;
-}
+export { paginationOrdersOf };
 
 function keysOf(kls: AnyModelClass): FederationKey[] {
   const declared = (kls as Declaring).__federation_keys__;

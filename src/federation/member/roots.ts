@@ -9,7 +9,6 @@
  * key in input order; `total_count` is computed only when selected.
  */
 import {
-  GraphQLEnumType,
   GraphQLError,
   GraphQLInt,
   GraphQLList,
@@ -24,58 +23,21 @@ import type { TypeRegistry } from '../../graphql/registry.js';
 import { levelOf, needsResolve, resolveModels, type Run } from '../../graphql/run.js';
 import type { GroupFieldsContribution } from '../../graphql/operations.js';
 import { selects } from '../../graphql/selections.js';
-import { OrderTerm, type BatchPageConfig, type Direction } from '../declarations.js';
+import type { BatchPageConfig, Direction } from '../declarations.js';
 import type { FederationKey, MemberEntity } from './declared.js';
+import { directionEnum, orderEnum, termFor } from '../../graphql/orders.js';
+
+export { DIRECTION_ENUM, directionEnum, orderEnum, orderEnumName, termFor } from '../../graphql/orders.js';
 import type { KeySource } from './sources.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 /** A batch root answers at most this many keys per call: a bound on the work of one request. */
 export const MAX_KEYS = 10_000;
-export const DIRECTION_ENUM = 'PageDirection';
 
 export const byRootName = (key: string) => `by_${key}_in`;
 export const pageRootName = (key: string) => `page_by_${key}_in`;
-export const orderEnumName = (entity: string) => `${entity}Order`;
 export const pageTypeName = (entity: string, key: string) => `${entity}By${key.charAt(0).toUpperCase()}${key.slice(1)}Page`;
-
-/** `PageDirection { ASC DESC }`, shared by members and mounters (same owner string, same type). */
-export function directionEnum(types: TypeRegistry): GraphQLEnumType {
-  return types.once(
-    DIRECTION_ENUM,
-    'the federation page direction enum',
-    () =>
-      new GraphQLEnumType({
-        name: DIRECTION_ENUM,
-        description: "Flips an order profile's direction (and its nulls placement): the strict reverse",
-        values: { ASC: { value: 'ASC' }, DESC: { value: 'DESC' } },
-      }),
-  );
-}
-
-/** `<Entity>Order`: the published profile names. */
-export function orderEnum(types: TypeRegistry, entity: string, profiles: readonly string[]): GraphQLEnumType {
-  const name = orderEnumName(entity);
-  return types.once(
-    name,
-    `the order profiles of entity ${entity}`,
-    () => new GraphQLEnumType({ name, values: Object.fromEntries(profiles.map((p) => [p, { value: p }])) }),
-  );
-}
-
-/** The profile term for a request: its own direction, or the strict reverse when `direction` differs. */
-export function termFor(orders: BatchPageConfig, order: string | null | undefined, direction: Direction | null | undefined): OrderTerm {
-  const name = order ?? orders.defaultOrder;
-  const profile = orders.orders[name];
-  if (!profile) {
-    throw new GraphQLError(`Unknown order profile '${name}' (published: ${Object.keys(orders.orders).join(', ')})`, {
-      extensions: { code: 'BAD_USER_INPUT', argument: 'order' },
-    });
-  }
-  const term = profile.terms[0]!;
-  const base = new OrderTerm(term.column, term.direction, term.nullsPlacement());
-  return direction && direction !== base.direction ? base.flipped() : base;
-}
 
 export function checkWindow(where: string, limit: number | null | undefined, offset: number | null | undefined) {
   const l = limit ?? DEFAULT_PAGE_SIZE;

@@ -5,6 +5,7 @@
  * `buildFederableApp(handler, { keyLoaders })`; their pages are cut in memory.
  */
 import { getTableColumns } from 'drizzle-orm';
+import { compareBy } from '../../graphql/orders.js';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { ConfigError } from '../../er/errors.js';
 import { toModel, type AnyModelClass } from '../../er/model.js';
@@ -83,19 +84,6 @@ function sqlSource(
   };
 }
 
-function compare(term: OrderTerm) {
-  const sign = term.direction === 'ASC' ? 1 : -1;
-  const nullsFirst = term.nullsPlacement() === 'FIRST';
-  return (a: unknown, b: unknown) => {
-    const x = (a as Record<string, unknown>)[term.column];
-    const y = (b as Record<string, unknown>)[term.column];
-    const xn = x === null || x === undefined;
-    const yn = y === null || y === undefined;
-    if (xn || yn) return xn && yn ? 0 : xn === nullsFirst ? -1 : 1;
-    return (x as number) < (y as number) ? -sign : (x as number) > (y as number) ? sign : 0;
-  };
-}
-
 function loaderSource(kls: AnyModelClass, loader: KeyLoader): KeySource {
   const load = async (key: string, values: readonly unknown[], context: Record<string, unknown>) => {
     const rows = await loader(key, values, context);
@@ -116,7 +104,7 @@ function loaderSource(kls: AnyModelClass, loader: KeyLoader): KeySource {
       return values.map((value) => {
         const all = [...(byKey.get(keyId(value)) ?? [])];
         // A stable sort keeps the loader's order among ties: pages stay deterministic.
-        if (page.term) all.sort(compare(page.term));
+        if (page.term) all.sort(compareBy(page.term));
         return {
           items: all.slice(page.offset, page.offset + page.limit),
           hasMore: page.offset + page.limit < all.length,

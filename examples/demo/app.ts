@@ -1,14 +1,30 @@
 /**
- * The demo's HTTP surface, one mount per line: GraphQL (with GraphiQL on GET) now; use-case
- * routes, MCP and the v5 compat endpoint go next to it.
+ * The demo's HTTP surface, one mount per line: GraphQL (GraphiQL on GET), the use-case routes
+ * with OpenAPI and docs, MCP over Streamable HTTP, and the v5 compat endpoint.
  */
 import { Hono } from 'hono';
 import { graphqlApp } from 'ergraph/http';
+import { createUseCaseRouter } from 'ergraph/usecase';
+import { createMcpServer, mcpApp } from 'ergraph/mcp';
+import { compatApp, createCompatHandler } from 'ergraph/compat';
+import type { SqlDatabase } from 'ergraph/orm';
 import type { DemoGraph } from './graph.js';
+import { demoServices } from './services.js';
 
-export function createApp(graph: DemoGraph): Hono {
+const INDEX = `<!doctype html><meta charset="utf-8"><title>ergraph demo</title><h1>ergraph demo</h1><ul>
+<li><a href="/graphql">GraphQL v6 (GraphiQL)</a></li>
+<li><a href="/docs">Use-case routes (API docs)</a> · <a href="/openapi.json">openapi.json</a></li>
+<li>MCP (Streamable HTTP): POST /mcp</li>
+<li>GraphQL v5 compat: POST /graphql/v5 · <a href="/graphql/v5/usage">usage</a></li>
+</ul>`;
+
+export function createApp(graph: DemoGraph, db: SqlDatabase): Hono {
   const app = new Hono();
+  app.route('/', compatApp(createCompatHandler(graph.handler), { path: '/graphql/v5' }));
   app.route('/', graphqlApp(graph.handler, { path: '/graphql' }));
-  app.get('/', (c) => c.html(`<!doctype html><title>ergraph demo</title><h1>ergraph demo</h1><ul><li><a href="/graphql">GraphQL (GraphiQL)</a></li></ul>`));
+  app.route('/', createUseCaseRouter(demoServices(db, graph)));
+  const apps = [{ name: 'demo', handler: graph.handler, description: 'Users, projects, tasks, comments and tags' }];
+  app.route('/', mcpApp(() => createMcpServer({ apps, v5Compat: true })));
+  app.get('/', (c) => c.html(INDEX));
   return app;
 }

@@ -18,10 +18,10 @@ const database = await openDatabase({
   dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? defaultDataDir),
 });
 const seeded = await ensureSeeded(database.db);
-const app = createApp(buildGraph(database.db));
+const app = createApp(buildGraph(database.db), database.db);
 const server = serve({ fetch: app.fetch, port }, (info) => {
   console.log(`ergraph demo on ${database.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
-  console.log(`GraphiQL: http://localhost:${info.port}/graphql`);
+  console.log(`GraphiQL: http://localhost:${info.port}/graphql · API docs: /docs · MCP: /mcp · v5 compat: /graphql/v5`);
 });
 
 let closing = false;

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Hono } from 'hono';
+import { createApp } from '../../examples/demo/app.js';
+import { openDatabase, type DemoDatabase } from '../../examples/demo/database.js';
+import { buildGraph } from '../../examples/demo/graph.js';
+import { ensureSeeded } from '../../examples/demo/seed.js';
+
+// A tenth of the demo's rows: the same code paths, seeded in a fraction of the time.
+const SMALL = { users: 30, projects: 60, tasks: 600, comments: 1800, tags: 24 };
+
+describe('the demo service, in-process', () => {
+  let database: DemoDatabase;
+  let app: Hono;
+
+  beforeAll(async () => {
+    database = await openDatabase();
+    expect(await ensureSeeded(database.db, SMALL)).toBe(true);
+    expect(await ensureSeeded(database.db, SMALL)).toBe(false); // second start finds the data
+    app = createApp(buildGraph(database.db), database.db);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const post = async (query: string) => {
+    const response = await app.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { data: Record<string, any> | null; errors: unknown[] | null };
+  };
+
+  it('answers a nested paginated query over HTTP', async () => {
+    const body = await post(`{
+      Project { getAll(limit: 3) {
+        id name owner { email }
+        tasks(limit: 2) {
+          items { id priority title tags(limit: 2) { items { label } } comments(limit: 1) { items { body } pagination { total_count } } }
+          pagination { has_more total_count }
+        }
+      } }
+    }`);
+    expect(body.errors).toBeNull();
+    const projects = body.data!.Project.getAll as any[];
+    expect(projects.map((p) => p.id)).toEqual([1, 2, 3]);
+    for (const project of projects) {
+      expect(project.owner.email).toMatch(/@example\.com$/);
+      const { items, pagination } = project.tasks;
+      expect(items.length).toBe(Math.min(2, pagination.total_count));
+      expect(pagination.has_more).toBe(pagination.total_count > 2);
+      const priorities = items.map((t: { priority: number }) => t.priority);
+      expect(priorities).toEqual([...priorities].sort((a, b) => a - b));
+      for (const task of items) expect(task.comments.items.length).toBe(Math.min(1, task.comments.pagination.total_count));
+    }
+  });
+
+  it('serves GraphiQL on GET /graphql and the hand-written search query', async () => {
+    const page = await app.request('/graphql', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/graphiql/i);
+    const body = await post(`{ Project { search(text: "revamp", limit: 2) { name } } }`);
+    expect(body.errors).toBeNull();
+    expect(body.data!.Project.search.every((p: { name: string }) => p.name.includes('revamp'))).toBe(true);
+  });
+
+  const call = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  it('serves the use-case routes with the caller from the context, and their OpenAPI document', async () => {
+    const mine = await call('/api/task_service/myTasks', { limit: 3 }, { 'x-user-id': '2' });
+    expect(mine.status).toBe(200);
+    const tasks = (await mine.json()) as { id: number; priority: number; project: { name: string }; assignee: { id: number }; tags: { label: string }[] }[];
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.every((t) => t.assignee.id === 2 && typeof t.project.name === 'string' && Array.isArray(t.tags))).toBe(true);
+    expect(tasks.map((t) => t.priority)).toEqual([...tasks.map((t) => t.priority)].sort((a, b) => a - b));
+
+    const anonymous = await call('/api/task_service/myTasks', { limit: 3 });
+    expect([anonymous.status, ((await anonymous.json()) as { error: string }).error]).toEqual([400, 'context_error']);
+    expect((await call('/api/task_service/getTask', { taskId: 'x' })).status).toBe(400);
+    const missing = await call('/api/task_service/getTask', { taskId: 999_999 });
+    expect([missing.status, await missing.json()]).toEqual([200, null]);
+
+    const added = await call('/api/task_service/addComment', { taskId: 1, body: 'looks good' }, { 'x-user-id': '3' });
+    expect(added.status).toBe(200);
+    expect(await added.json()).toMatchObject({ body: 'looks good', author: { id: 3 } });
+
+    const doc = (await (await app.request('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/task_service/myTasks', '/api/task_service/addComment']));
+  });
+
+  it('serves the v5 flat schema over the same executor, announcing its deprecation', async () => {
+    const v5 = await call('/graphql/v5', { query: '{ projectGetAll(limit: 2) { id name } }' });
+    expect(v5.status).toBe(200);
+    expect(v5.headers.get('deprecation')).toMatch(/^@\d+$/);
+    const body = (await v5.json()) as { data: { projectGetAll: { id: number }[] } };
+    const v6 = await post('{ Project { getAll(limit: 2) { id name } } }');
+    expect(body.data.projectGetAll).toEqual(v6.data!.Project.getAll);
+  });
+
+  it('answers MCP clients over Streamable HTTP', async () => {
+    const server: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new Client({ name: 'demo-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      const listed = await client.callTool({ name: 'list_queries', arguments: { app_name: 'demo' } });
+      const result = listed.structuredContent as { success: boolean; data: { name: string }[] };
+      expect(result.success).toBe(true);
+      expect(result.data.map((e) => e.name)).toEqual(expect.arrayContaining(['Project.getAll', 'Project.search']));
+    } finally {
+      await client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

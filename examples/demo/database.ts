@@ -2,6 +2,8 @@
  * Where the demo's data lives: embedded PGlite (a data directory under `.demo-data/`, or memory
  * for tests), or a PostgreSQL server when `DATABASE_URL` is set.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -29,6 +31,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
     const { hostname, port, pathname } = new URL(options.url);
     return { db: drizzlePg({ client: pool }), description: `PostgreSQL at ${hostname}:${port || 5432}${pathname}`, close: () => pool.end() };
   }
+  // PGlite creates only the last directory of the path; a fresh checkout has no .demo-data/ yet.
+  if (options.dataDir) mkdirSync(dirname(options.dataDir), { recursive: true });
   const client = new PGlite(options.dataDir);
   await client.waitReady;
   return {

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import yargs from 'yargs';
-import { findTransform, transforms, upgradePath } from './registry.js';
+import { findTransform, MissingOptionError, missingOptions, transforms, upgradePath } from './registry.js';
 import { dirtyWorkTrees } from './runner/git.js';
 import { summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
@@ -67,6 +67,9 @@ async function transformOptions(args: RunArgs, io: CliIO): Promise<TransformOpti
 async function execute(steps: Transform[], args: RunArgs, io: CliIO): Promise<number> {
   if (args.paths.length === 0) throw new UsageError('no paths given');
   if (args.report && !/\.(json|md)$/.test(args.report)) throw new UsageError(`--report must end in .json or .md: ${args.report}`);
+  // Checked on what was asked for, before loading it, checking git or reading any file.
+  const missing = missingOptions(steps, { schema: args.schema });
+  if (missing.length > 0) throw new UsageError(new MissingOptionError(missing).message);
   if (!args.dryRun && !args.force) {
     const dirty = dirtyWorkTrees(args.paths, io.cwd);
     if (dirty.length > 0) {
@@ -129,7 +132,7 @@ export async function main(argv: readonly string[], io: CliIO = { cwd: process.c
     .option('ignore', { type: 'string', array: true, default: [], describe: 'glob of paths to skip (picomatch), repeatable' })
     .option('workers', { type: 'number', describe: `worker threads (default: parallel for large trees, 0 = none)` })
     .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
-    .option('schema', { type: 'string', describe: 'v6 schema for v5-to-v6: SDL file, introspection JSON or URL' })
+    .option('schema', { type: 'string', describe: 'v6 schema, required by v5-to-v6 (also within upgrade): SDL file, introspection JSON or URL' })
     .option('keep-response-keys', {
       type: 'boolean',
       default: true,

@@ -1,7 +1,7 @@
 /** `ergraph/migrate`: the programmatic API of the codemods behind `ergraph-migrate`. */
-export { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from './types.js';
+export { ParseError, type ManualItem, type RequiredOption, type Transform, type TransformOptions, type TransformResult } from './types.js';
 export { applyTransform, applyToFiles, type FileOutcome } from './apply.js';
-export { transforms, findTransform, upgradePath, compareVersions } from './registry.js';
+export { transforms, findTransform, upgradePath, compareVersions, missingOptions, MissingOptionError } from './registry.js';
 export { runMigration, type MigrationOptions, type MigrationReport, type FileReport } from './runner/run.js';
 export { toJson, toMarkdown, unifiedDiffs, summaryLine } from './runner/report.js';
 export { loadSchema } from './runner/schema.js';

@@ -3,7 +3,7 @@
  * them in. Adding a transform is one import and one array entry.
  */
 import federationConfig from './federation-config/index.js';
-import type { Transform } from './types.js';
+import type { RequiredOption, Transform } from './types.js';
 import v3ToV4 from './v3-to-v4/index.js';
 import v4ToV5 from './v4-to-v5/index.js';
 import v54ToV55 from './v5.4-to-v5.5/index.js';
@@ -50,4 +50,17 @@ export function upgradePath(from: string, to: string, all: readonly Transform[] 
     .filter(({ t }) => compareVersions(t.to, from) > 0 && compareVersions(t.to, to) <= 0)
     .sort((a, b) => compareVersions(a.t.to, b.t.to) || a.index - b.index)
     .map(({ t }) => t);
+}
+
+/** A run asked of transforms without an option one of them declares required. */
+export class MissingOptionError extends TypeError {
+  constructor(readonly missing: readonly { transform: string; option: RequiredOption }[]) {
+    super(missing.map(({ transform, option }) => `${transform} needs ${option.flag}: ${option.why}`).join('; '));
+    this.name = 'MissingOptionError';
+  }
+}
+
+/** The declared required options (`Transform.requiredOptions`) that `options` leaves unset. */
+export function missingOptions(steps: readonly Transform[], options: Readonly<Record<string, unknown>>): { transform: string; option: RequiredOption }[] {
+  return steps.flatMap((t) => (t.requiredOptions ?? []).filter((o) => options[o.name] === undefined).map((option) => ({ transform: t.name, option })));
 }

@@ -40,6 +40,19 @@ export class ParseError extends Error {
   }
 }
 
+/**
+ * An option a transform cannot run without. Declared rather than discovered per file, so the
+ * CLI and `runMigration` can refuse up front, before reading or writing anything.
+ */
+export interface RequiredOption {
+  /** Key in `TransformOptions`, e.g. `schema`. */
+  name: string;
+  /** How the CLI takes it, e.g. `--schema <sdl|introspection.json|url>`. */
+  flag: string;
+  /** What the transform needs it for, shown in the error. */
+  why: string;
+}
+
 export interface Transform<Fact = unknown> {
   /** CLI name, e.g. `v3-to-v4`. */
   name: string;
@@ -49,6 +62,8 @@ export interface Transform<Fact = unknown> {
   description: string;
   /** File endings this transform reads, e.g. `['.ts', '.tsx', '.js', '.mjs', '.graphql']`. */
   extensions: readonly string[];
+  /** Options that must be set (not `undefined`) for any run; checked before any file is read. */
+  requiredOptions?: readonly RequiredOption[];
   /**
    * Optional first pass over every file (may run in parallel workers). The facts of all files
    * are handed to every `apply` call: this is how a step moves a declaration into another file.

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { applyFile, assertParses, handles, scanFile, type FileOutcome } from '../apply.js';
-import { findTransform } from '../registry.js';
+import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import type { ManualItem, Transform, TransformOptions } from '../types.js';
 import { collectFiles } from './files.js';
 import { createPool, type Pool } from './pool.js';
@@ -114,6 +114,9 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   const started = performance.now();
   const cwd = resolve(opts.cwd ?? process.cwd());
   const steps = resolveTransforms(opts.transforms);
+  // Refused before any file is read: without it every file would fail the same way.
+  const missing = missingOptions(steps, opts.options ?? {});
+  if (missing.length > 0) throw new MissingOptionError(missing);
   const extensions = [...new Set(steps.flatMap((t) => t.extensions))];
   const files = collectFiles(opts.paths, { cwd, ignore: opts.ignore ?? [], extensions });
   const rel = (abs: string) => relative(cwd, abs).split('\\').join('/');

@@ -120,6 +120,9 @@ export const transform: Transform = {
   description:
     'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases), MCP { name } → { entity, method }, naming helpers removed',
   extensions: [...SCRIPT_EXTENSIONS, ...GRAPHQL_EXTENSIONS],
+  requiredOptions: [
+    { name: 'schema', flag: '--schema <sdl|introspection.json|url>', why: 'the v6 schema resolves v5 flat root field names' },
+  ],
   apply(source, { file, options }) {
     return GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))
       ? applyToGraphQLFile(source, file, options)

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyTransform, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { applyTransform, MissingOptionError, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
 import { FIXTURES, readTree } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-api-'));
@@ -25,6 +25,21 @@ describe('ergraph/migrate', () => {
     expect(readTree(dir)).toEqual(readTree(join(FIXTURES, 'federation-config/cross-file/expected')));
     expect(toMarkdown(report)).toContain('- `entities.ts` (federation-config)');
     expect(readFileSync(join(dir, 'dto.ts'), 'utf8')).toContain("federationKey: 'sku'");
+  });
+
+  it('runMigration refuses a transform missing a required option before reading any file', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'ergraph-migrate-api-'));
+    try {
+      cpSync(join(FIXTURES, 'federation-config/cross-file/input'), fresh, { recursive: true });
+      const before = readTree(fresh);
+      const run = runMigration({ transforms: upgradePath('5.5', '6'), paths: ['.'], cwd: fresh, workers: 0 });
+      await expect(run).rejects.toThrow(MissingOptionError);
+      await expect(run).rejects.toThrow(/^v5-to-v6 needs --schema <sdl\|introspection\.json\|url>: the v6 schema/);
+      // federation-config, the step before, did not run either
+      expect(readTree(fresh)).toEqual(before);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   it('rejects an unknown transform name', async () => {

@@ -130,6 +130,29 @@ describe('ergraph-migrate', () => {
     expect(out).toContain('--- a/users.graphql');
   });
 
+  it('v5-to-v6 and upgrade --to 6 without --schema are usage errors before anything is read or written', async () => {
+    const dir = tempTree('federation-config/cross-file');
+    writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
+    // A dirty git tree: had the CLI got as far as checking it, it would answer exit 1.
+    git(dir, 'init', '-q');
+    const before = readTree(dir);
+    for (const argv of [
+      ['upgrade', '--from', '5.5', '--to', '6', '.'],
+      ['v5-to-v6', '.'],
+      ['v5-to-v6', '.', '--dry-run', '--report', 'r.md'],
+    ]) {
+      const { code, out, err } = await cli(dir, ...argv);
+      expect(code, argv.join(' ')).toBe(2);
+      expect(err).toContain('ergraph-migrate: v5-to-v6 needs --schema <sdl|introspection.json|url>');
+      expect(err).not.toContain('left unchanged');
+      // no summary line: no file was scanned
+      expect(out).toBe('');
+      expect(readTree(dir)).toEqual(before);
+    }
+    // steps that need nothing still run without it
+    expect((await cli(dir, 'upgrade', '--from', '5.4', '--to', '5.5', '.', '--dry-run')).code).toBe(0);
+  });
+
   it('v5-to-v6 --no-keep-response-keys drops the generated aliases, also in worker threads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
     dirs.push(dir);

@@ -1,4 +1,5 @@
 /** Messages between the runner and its worker threads (structured-clone friendly). */
+import { buildSchema, GraphQLSchema, printSchema } from 'graphql';
 import { ParseError, type TransformResult } from '../types.js';
 
 export type Task =
@@ -37,4 +38,18 @@ export function reviveError(e: SerializedError): Error {
   const err = new Error(e.message);
   err.name = e.name;
   return err;
+}
+
+/**
+ * Transform options cross to worker threads by structured clone, which a schema (v5-to-v6's
+ * `--schema`) does not survive: it travels as SDL and is rebuilt on the other side.
+ */
+export function cloneableOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const { schema, ...rest } = options;
+  return schema instanceof GraphQLSchema ? { ...rest, schemaSdl: printSchema(schema) } : options;
+}
+
+export function revivedOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const { schemaSdl, ...rest } = options;
+  return typeof schemaSdl === 'string' ? { ...rest, schema: buildSchema(schemaSdl) } : options;
 }

@@ -10,8 +10,7 @@ import { findTransform, MissingOptionError, missingOptions } from '../registry.j
 import type { ManualItem, Transform, TransformOptions } from '../types.js';
 import { collectFiles } from './files.js';
 import { createPool, type Pool } from './pool.js';
-import { reviveError, type Reply } from './protocol.js';
-import { cloneableOptions } from './schema.js';
+import { cloneableOptions, reviveError, type Reply } from './protocol.js';
 
 export interface MigrationOptions {
   /** Transforms (or their registered names) in the order to run them. */

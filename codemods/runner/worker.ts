@@ -3,8 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { applyFile, scanFile } from '../apply.js';
 import { findTransform } from '../registry.js';
 import type { Control, Reply, Task } from './protocol.js';
-import { serializeError } from './protocol.js';
-import { revivedOptions } from './schema.js';
+import { revivedOptions, serializeError } from './protocol.js';
 
 const factsByTransform = new Map<string, { facts: unknown[]; options: Record<string, unknown> }>();
 

@@ -3,7 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyTransform, MissingOptionError, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { applyTransform, loadSchema, MissingOptionError, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { loadSchema as v5ToV6LoadSchema } from '../../codemods/v5-to-v6/schema.js';
 import { FIXTURES, readTree } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-api-'));
@@ -40,6 +41,10 @@ describe('ergraph/migrate', () => {
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
+  });
+
+  it('loadSchema is the v5-to-v6 loader itself (it owns the --schema formats)', () => {
+    expect(loadSchema).toBe(v5ToV6LoadSchema);
   });
 
   it('rejects an unknown transform name', async () => {

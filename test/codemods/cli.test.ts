@@ -4,14 +4,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTwoFilesPatch } from 'diff';
 import { buildSchema, graphql } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { FIXTURES, readTree } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
 
 function tempTree(fixture: string): string {
@@ -151,6 +153,49 @@ describe('ergraph-migrate', () => {
     }
     // steps that need nothing still run without it
     expect((await cli(dir, 'upgrade', '--from', '5.4', '--to', '5.5', '.', '--dry-run')).code).toBe(0);
+  });
+
+  it('issue 8: v5-to-v6 --dry-run on the v5 fixture app prints the diff report and writes nothing', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
+    dirs.push(tmp);
+    const app = join(tmp, 'app');
+    cpSync(join(FIXTURES, 'v5-to-v6/app/input'), app, { recursive: true });
+    const input = readTree(app);
+    const expected = readTree(join(FIXTURES, 'v5-to-v6/app/expected'));
+    // Run from the repository root, as the issue does, so --schema is the fixture's relative path.
+    const { code, out, err } = await cli(
+      ROOT,
+      'v5-to-v6', app, '--schema', 'fixtures/v5-to-v6/app/schema.graphql', '--dry-run', '--report', join(tmp, 'r.md'),
+    );
+    expect(err).toBe('');
+    expect(code).toBe(0);
+
+    // One unified diff per changed file, input → the fixture's expected output, in path order.
+    const shown = (file: string) => relative(ROOT, join(app, file)).split('\\').join('/');
+    const changed = [...input.keys()].filter((f) => input.get(f) !== expected.get(f));
+    expect(changed).toHaveLength(5);
+    const diffs = changed
+      .map((f) => createTwoFilesPatch(`a/${shown(f)}`, `b/${shown(f)}`, input.get(f)!, expected.get(f)!, undefined, undefined, { context: 3 }))
+      .join('');
+    expect(out.startsWith(diffs)).toBe(true);
+    expect(out).toContain(`--- a/${shown('src/queries.ts')}\n+++ b/${shown('src/queries.ts')}\n`);
+    expect(out).toContain('-    openTasks: taskGetAll(status: OPEN) { id }\n+    User { me: byId(id: 1) { name } }\n');
+    expect(out).toContain("+  const query = await client.callTool({ name: 'get_query_schema', arguments: { entity: 'User', method: 'getAll', app_name: 'demo' } });");
+
+    // The manual items and the summary follow the diffs.
+    const rest = out.slice(diffs.length).split('\n');
+    expect(rest.filter((l) => l.startsWith('manual: '))).toHaveLength(4);
+    expect(rest).toContain(`manual: ${shown('src/queries.ts')}:47:1 [v5-to-v6] toCamelCase was removed in v6: use groupTypeName(entity, suffix) or the entity and method names`);
+    expect(out).toMatch(/\nv5-to-v6: 5 files scanned, 5 would change, 4 manual, 0 errors \(\d+\.\d\ds\)\n$/);
+
+    const report = readFileSync(join(tmp, 'r.md'), 'utf8');
+    expect(report).toContain('Transforms: `v5-to-v6` (dry run: nothing written)');
+    expect(report).toContain('| 5 | 5 | 4 | 0 |');
+    expect(report).toContain(`- \`${shown('queries/users.graphql')}\` (v5-to-v6)`);
+    // nothing written: the copy is byte for byte the fixture input, and only the report was added
+    expect(readTree(app)).toEqual(input);
+    expect(readTree(app)).toEqual(readTree(join(FIXTURES, 'v5-to-v6/app/input')));
+    expect(readTree(tmp).size).toBe(input.size + 1);
   });
 
   it('v5-to-v6 --no-keep-response-keys drops the generated aliases, also in worker threads', async () => {

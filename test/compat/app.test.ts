@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { getIntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { compatApp, createCompatHandler } from 'ergraph/compat';
+import { assetFile } from 'ergraph/http';
 import { createV6Handler } from './helpers.js';
+
+const get = (app: ReturnType<typeof compatApp>, params: Record<string, string>, headers: Record<string, string> = {}, path = '/graphql') =>
+  app.request(`${path}?${new URLSearchParams(params)}`, { headers: { accept: 'application/json', ...headers } });
 
 const post = (app: ReturnType<typeof compatApp>, body: unknown, headers: Record<string, string> = {}, path = '/graphql') =>
   app.request(path, {
@@ -85,5 +91,99 @@ describe('compatApp', () => {
     );
     await post(app, { query: '{ userById(id: 1) { id } }' }, { 'x-user': 'ada' });
     expect(seen).toEqual({ user: 'ada' });
+  });
+
+  describe('GET', () => {
+    const since = new Date('2026-11-01T00:00:00Z');
+
+    it('serves GraphiQL to a browser, with its assets from the installed packages (offline)', async () => {
+      const app = compatApp(createCompatHandler(createV6Handler()), { path: '/v5/graphql', deprecatedSince: since });
+      const page = await app.request('/v5/graphql', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('deprecation')).toBe(`@${since.getTime() / 1000}`);
+      const html = await page.text();
+      expect(html).toContain('<title>ergraph v5 compat GraphiQL (deprecated)</title>');
+      expect(html).toContain('new URL("/v5/graphql", window.location.href)');
+      const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets).toHaveLength(6);
+      // nothing from the network: every script and style is served by this app
+      for (const url of assets) {
+        expect(url).toMatch(/^\/v5\/graphql\/assets\//);
+        const res = await app.request(url);
+        expect(res.status, url).toBe(200);
+        const name = url.slice('/v5/graphql/assets/'.length);
+        expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(assetFile(name)!)), name).toBe(true);
+      }
+      expect(await (await app.request('/v5/graphql/assets/evil.js')).text()).toBe('No GraphiQL asset named evil.js');
+    });
+
+    it('the page introspects the old flat schema: what GraphiQL shows is v5', async () => {
+      const app = compatApp(createCompatHandler(createV6Handler()));
+      // GraphiQL's fetcher POSTs the introspection query to the page's endpoint
+      const json = await (await post(app, { query: getIntrospectionQuery() })).json();
+      const query = json.data.__schema.types.find((t: { name: string }) => t.name === json.data.__schema.queryType.name);
+      expect(query.fields.map((f: { name: string }) => f.name)).toContain('userGetAll');
+      expect(query.fields.map((f: { name: string }) => f.name)).not.toContain('User');
+    });
+
+    it('graphiql: false serves no page and no assets', async () => {
+      const app = compatApp(createCompatHandler(createV6Handler()), { graphiql: false });
+      const page = await app.request('/graphql', { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(400);
+      expect((await page.json()).errors[0].message).toMatch(/^missing "query"/);
+      expect((await app.request('/graphql/assets/graphiql.min.js')).status).toBe(404);
+    });
+
+    it('runs ?query= queries with variables and operationName, counted and announced like POST', async () => {
+      const app = compatApp(createCompatHandler(createV6Handler()), { deprecatedSince: since });
+      const res = await get(
+        app,
+        { query: 'query A($id: Int!) { u: userById(id: $id) { name } } query B { __typename }', variables: '{"id":1}', operationName: 'A' },
+        { 'x-client-name': 'curl' },
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('deprecation')).toBe(`@${since.getTime() / 1000}`);
+      expect(await res.json()).toEqual({
+        data: { u: { name: 'Ada' } },
+        errors: null,
+        extensions: { deprecations: [{ field: 'Query.userById', replacement: 'User.byId', entity: 'User', method: 'byId', usage: '{ User { byId } }' }] },
+      });
+      expect((await get(app, { query: '{ __typename }' }, { accept: 'text/html' })).status).toBe(200);
+      expect((await (await app.request('/graphql/usage')).json()).fields['Query.userById'].clients).toEqual({ curl: 1 });
+    });
+
+    it('refuses mutations with 405 and Allow: POST, before anything runs', async () => {
+      const v6 = createV6Handler();
+      let calls = 0;
+      const app = compatApp(createCompatHandler({ schema: v6.schema, execute: (q, o) => (calls++, v6.execute(q, o)) }));
+      const requests: Record<string, string>[] = [
+        { query: 'mutation { taskComplete(id: 1) { id } }' },
+        { query: 'query Q { __typename } mutation M { taskComplete(id: 1) { id } }', operationName: 'M' },
+      ];
+      for (const params of requests) {
+        const res = await get(app, params);
+        expect(res.status).toBe(405);
+        expect(res.headers.get('allow')).toBe('POST');
+        expect(await res.json()).toEqual({ data: null, errors: [{ message: 'GET requests may only run queries, not mutations; use POST' }] });
+      }
+      expect(calls).toBe(0);
+      expect((await (await app.request('/graphql/usage')).json()).requests).toBe(0);
+    });
+
+    it('bad parameters are 400s; GraphQL errors stay 200 as for POST', async () => {
+      const app = compatApp(createCompatHandler(createV6Handler()));
+      const noQuery = await get(app, {});
+      expect(noQuery.status).toBe(400);
+      const badJson = await get(app, { query: '{ __typename }', variables: '{' });
+      expect(badJson.status).toBe(400);
+      expect((await badJson.json()).errors[0].message).toMatch(/^"variables" is not valid JSON: /);
+      expect((await get(app, { query: '{ __typename }', variables: '[1]' })).status).toBe(400);
+      const syntax = await get(app, { query: '{ userById(' });
+      expect(syntax.status).toBe(200);
+      expect((await syntax.json()).errors[0].message).toMatch(/^Syntax Error/);
+      const unknownOp = await get(app, { query: 'query A { __typename }', operationName: 'B' });
+      expect(await unknownOp.json()).toEqual({ data: null, errors: [{ message: 'Unknown operation named "B".' }] });
+    });
   });
 });

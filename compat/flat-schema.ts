@@ -12,6 +12,7 @@ import {
   type GraphQLFieldConfigArgumentMap,
   type GraphQLNamedType,
 } from 'graphql';
+import { RootlessQuerySchema } from '../src/graphql/rootless.js';
 import { buildFlatIndex, groupsOf, rootType, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 
 /** The v6 schema cannot be served flat as is (two methods share one v5 name). */
@@ -98,15 +99,11 @@ export function buildFlatSchema(v6: GraphQLSchema): FlatSchema {
     for (const { groupType } of groupsOf(v6, op)) skip.add(groupType);
   }
   const types = Object.values(v6.getTypeMap()).filter((t) => !skip.has(t) && !isIntrospectionType(t));
-  const schema = new GraphQLSchema({
-    description: v6.description,
-    query: query.type,
-    mutation: mutation.type,
-    types,
-    directives: v6.getDirectives(),
-    // Without queries graphql-js would reject the schema for lacking a Query root; v6 has the
-    // same shape, and validation of documents still runs with every other rule.
-    assumeValid: query.type === undefined,
-  });
+  const config = { description: v6.description, mutation: mutation.type, types, directives: v6.getDirectives() };
+  // No query methods: no Query type, as in v6 (spec 4.2 item 5). A plain GraphQLSchema would then
+  // refuse every query operation, introspection and `{ __typename }` included, so the flat schema
+  // is rootless the way v6's is: introspection still runs and reports `queryType: null`. The
+  // types come from the v6 schema, which passed validation when it was built.
+  const schema = query.type ? new GraphQLSchema({ ...config, query: query.type }) : new RootlessQuerySchema(config);
   return { schema, targets: { query: query.targets, mutation: mutation.targets }, index };
 }

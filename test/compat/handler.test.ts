@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, validate, parse } from 'graphql';
+import { z } from 'zod';
+import { ErDiagram, Entity, GraphQLHandler, model, MutationConfig } from 'ergraph';
 import { CompatConfigError, createCompatHandler } from 'ergraph/compat';
 import { HAND_WRITTEN, INVALID, generateCorpus, type CorpusCase } from './corpus.js';
 import { V5_SDL, createDomain, createV5Handler, createV6Handler } from './helpers.js';
@@ -169,3 +171,61 @@ describe('createCompatHandler: execution', () => {
 });
 
 
+
+describe('createCompatHandler over a v6 schema with only mutations (spec 4.2 item 5)', () => {
+  class Counter extends model({ n: z.int() }) {}
+  const diagram = new ErDiagram({
+    entities: [
+      new Entity({
+        kls: Counter,
+        mutations: [new MutationConfig({ name: 'bump', method: async () => new Counter({ n: 1 }), returns: () => Counter })],
+      }),
+    ],
+  });
+  const setup = () => {
+    const v6 = new GraphQLHandler(diagram);
+    return { v6, compat: createCompatHandler(v6) };
+  };
+
+  it('has no Query type, like v6, and its introspection still works and reports queryType: null', async () => {
+    const { v6, compat } = setup();
+    expect(compat.schema.getQueryType()).toBeUndefined();
+    expect(printSchema(compat.schema)).not.toMatch(/type Query/);
+    const roots = '{ __schema { queryType { name } mutationType { name fields { name } } } }';
+    expect(await compat.execute(roots)).toEqual({
+      data: { __schema: { queryType: null, mutationType: { name: 'Mutation', fields: [{ name: 'counterBump' }] } } },
+      errors: null,
+    });
+    const full = await compat.execute(getIntrospectionQuery());
+    expect(full.errors).toBeNull();
+    // The whole introspection agrees with v6's except for the root fields, which are flat.
+    const v6Full = await v6.execute(getIntrospectionQuery());
+    const named = (r: typeof full) => (r.data as { __schema: { types: { name: string }[] } }).__schema.types.map((t) => t.name).sort();
+    expect(named(full)).toEqual(named(v6Full).filter((n) => n !== 'CounterMutation'));
+  });
+
+  it('answers { __typename } and __type at the root as v6 does, without calling v6', async () => {
+    const { v6, compat } = setup();
+    let calls = 0;
+    const counted = createCompatHandler({ schema: v6.schema, execute: (q, o) => (calls++, v6.execute(q, o)) });
+    for (const query of ['{ __typename }', '{ __type(name: "Counter") { name fields { name } } }', 'query Named { t: __typename }']) {
+      const expected = await v6.execute(query);
+      expect(expected.errors, query).toBeNull();
+      expect(await compat.execute(query), query).toEqual(expected);
+      expect(await counted.execute(query)).toEqual(expected);
+    }
+    expect(calls).toBe(0);
+  });
+
+  it('still serves the flat mutations, and a flat query name is a validation error on the rootless Query', async () => {
+    const { compat } = setup();
+    expect(await compat.execute('mutation { counterBump { n } __typename }')).toEqual({
+      data: { counterBump: { n: 1 }, __typename: 'Mutation' },
+      errors: null,
+    });
+    expect(await compat.execute('{ counterBump { n } }')).toEqual({
+      data: null,
+      errors: [{ message: 'Cannot query field "counterBump" on type "Query".', locations: [{ line: 1, column: 3 }] }],
+    });
+  });
+});

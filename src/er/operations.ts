@@ -167,9 +167,3 @@ export function getReturnType(method: Function): z.ZodType {
   if (!meta) throw new ConfigError(`${method.name || 'method'} is not decorated with @query or @mutation`);
   return meta.returns();
 }
-
-/** The operation record of a decorated method, if it is one. */
-export function operationOf(method: Function): Operation | undefined {
-  const meta = operations.get(method as OperationMethod);
-  return meta && { ...meta, fn: method as OperationMethod };
-}

@@ -72,19 +72,11 @@ export class RemoteServiceState {
   }
 }
 
-const states = new WeakMap<object, RemoteServiceState>();
 /** Every handle by service name: `federate()` binds DTO classes to all handles of a service. */
 const handlesByService = new Map<string, Set<RemoteServiceState>>();
 
 export function bindRemoteDtos(service: string, classes: ReadonlyMap<string, AnyModelClass>): void {
   for (const state of handlesByService.get(service) ?? []) state.bind(classes);
-}
-
-/** The state behind a handle (its name, markers and materialized classes). */
-export function remoteServiceState(handle: RemoteService): RemoteServiceState {
-  const state = states.get(handle);
-  if (!state) throw new FederationError('not a RemoteService handle');
-  return state;
 }
 
 /** `new RemoteService('reviews')`: every attribute (`reviews.Review`) is a remote type marker. */
@@ -106,7 +98,6 @@ export const RemoteService = function RemoteService(this: unknown, serviceName: 
     },
   }) as RemoteService;
   state = new RemoteServiceState(serviceName, handle);
-  states.set(handle, state);
   let same = handlesByService.get(serviceName);
   if (!same) handlesByService.set(serviceName, (same = new Set()));
   same.add(state);

@@ -7,7 +7,7 @@
  */
 import { ConfigError } from '../../er/errors.js';
 import type { ErDiagram } from '../../er/diagram.js';
-import { isExcluded, isModelClass, isModelInstance, modelFields, type AnyModelClass } from '../../er/model.js';
+import { isExcluded, isModelInstance, modelFields, type AnyModelClass } from '../../er/model.js';
 import { refTarget } from '../../er/schema.js';
 import { scalarFor } from '../../graphql/scalars.js';
 import { LoaderPool } from '../../resolver/pool.js';
@@ -208,5 +208,3 @@ export async function dtoBatch(
   if (all.length) await resolveTree(all, diagram, new LoaderPool({ context }));
   return { protocol: PROTOCOL, items: built.map((items) => items.map((item) => plain(item)) as unknown[]) };
 }
-
-export const isDtoClass = (value: unknown): value is AnyModelClass => isModelClass(value) && subsetOf(value) !== undefined;

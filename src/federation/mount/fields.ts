@@ -22,7 +22,6 @@ import { resultTypeName } from '../../graphql/names.js';
 import { paginationType } from '../../graphql/pagination.js';
 import type { ObjectFieldsContribution, TypeRegistry } from '../../graphql/registry.js';
 import { levelOf, type Run } from '../../graphql/run.js';
-import { selects } from '../../graphql/selections.js';
 import { keyId } from '../../orm/queries.js';
 import { checkWindow, directionEnum, orderEnum } from '../member/roots.js';
 import type { EntityDescription, KeyDescription } from '../protocol.js';
@@ -76,10 +75,6 @@ interface PageArgs {
   offset?: number | null;
   order?: string | null;
   direction?: 'ASC' | 'DESC' | null;
-}
-
-function literal(value: unknown): string {
-  return JSON.stringify(value);
 }
 
 function partFor(edge: MountedEdge, info: GraphQLResolveInfo, args: PageArgs, keys: readonly unknown[]): Part {

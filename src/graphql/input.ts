@@ -16,7 +16,7 @@ import { describeField, type FieldInfo } from '../er/schema.js';
 import { upperFirst } from './names.js';
 import { enumFor, unsupported } from './output.js';
 import type { TypeRegistry } from './registry.js';
-import { defOf, isZodEnum, metaId, scalarFor } from './scalars.js';
+import { acceptsNull, defOf, isZodEnum, metaId, scalarFor } from './scalars.js';
 
 type Shape = Readonly<Record<string, z.core.$ZodType>>;
 
@@ -36,10 +36,11 @@ export function argumentsFor(types: TypeRegistry, shape: Shape, where: string, h
 
 export function inputTypeFor(types: TypeRegistry, info: FieldInfo, where: string, hint: string): GraphQLInputType {
   let type: GraphQLInputType = namedInputType(types, info, where, hint);
-  if (info.list) type = new GraphQLList(info.itemNullable ? type : new GraphQLNonNull(type));
+  const free = acceptsNull(info.base); // JSON: null is one of its values
+  if (info.list) type = new GraphQLList(info.itemNullable || free ? type : new GraphQLNonNull(type));
   // A default makes the argument optional for clients, so it is nullable like graphene's
   // `Int = 20`; an explicit null then means "use the default" (see toZodInput).
-  return info.nullable || info.optional || info.hasDefault ? type : new GraphQLNonNull(type);
+  return info.nullable || info.optional || info.hasDefault || (free && !info.list) ? type : new GraphQLNonNull(type);
 }
 
 function namedInputType(types: TypeRegistry, info: FieldInfo, where: string, hint: string) {
@@ -96,7 +97,8 @@ export function toZodInput(shape: Shape, values: Record<string, unknown>): Recor
 
 function adapt(info: FieldInfo, value: unknown): unknown {
   if (value === null && (info.optional || info.hasDefault) && !info.nullable) return undefined;
-  if (value === undefined && info.nullable && !info.optional && !info.hasDefault) return null;
+  const nullable = info.nullable || (!info.list && acceptsNull(info.base));
+  if (value === undefined && nullable && !info.optional && !info.hasDefault) return null;
   if (value === null || value === undefined) return value;
   const item = (v: unknown) => adaptItem(info, v);
   return info.list && Array.isArray(value) ? value.map(item) : item(value);

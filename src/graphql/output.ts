@@ -15,7 +15,7 @@ import type { FieldInfo } from '../er/schema.js';
 import { ROOT_TYPE_NAMES } from './names.js';
 import type { TypeRegistry } from './registry.js';
 import type { Run } from './run.js';
-import { defOf, enumTypeFor, isZodEnum, metaId, sameEnum, scalarFor } from './scalars.js';
+import { acceptsNull, defOf, enumTypeFor, isZodEnum, metaId, sameEnum, scalarFor } from './scalars.js';
 import type { z } from 'zod';
 
 /** The object type of a model class; entity types also get the contributed (relationship) fields. */
@@ -59,9 +59,9 @@ function modelOutputFields(types: TypeRegistry, kls: AnyModelClass): GraphQLFiel
 export function outputTypeFor(types: TypeRegistry, info: FieldInfo, where: string): GraphQLOutputType {
   let type: GraphQLOutputType = namedOutputType(types, info, where);
   if (info.list) {
-    type = new GraphQLList(info.itemNullable ? type : new GraphQLNonNull(type));
+    type = new GraphQLList(info.itemNullable || acceptsNull(info.base) ? type : new GraphQLNonNull(type));
   }
-  return info.nullable || info.optional ? type : new GraphQLNonNull(type);
+  return info.nullable || info.optional || (!info.list && acceptsNull(info.base)) ? type : new GraphQLNonNull(type);
 }
 
 function namedOutputType(types: TypeRegistry, info: FieldInfo, where: string) {
@@ -93,6 +93,6 @@ export function enumFor(types: TypeRegistry, base: z.ZodType, where: string) {
 export function unsupported(base: z.ZodType, where: string): ConfigError {
   return new ConfigError(
     `${where}: zod type '${defOf(base).type}' has no GraphQL equivalent ` +
-      '(use z.int(), z.number(), z.string(), z.boolean(), z.date(), a named z.enum, a model or a list of those)',
+      '(use z.int(), z.number(), z.string(), z.boolean(), z.date(), z.bigint(), z.json(), a named z.enum, a model or a list of those)',
   );
 }

@@ -9,7 +9,21 @@ import { z } from 'zod';
 import { ConfigError } from '../er/errors.js';
 import { model, type AnyModelClass, type ModelClass } from '../er/model.js';
 
+/*
+ * bigint / bigserial follow the Drizzle `mode` the column was declared with, because that mode
+ * is what the driver hands back:
+ * - `mode: 'number'` (PgBigInt53, PgBigSerial53): JS numbers, so `z.int()` (zod's safe-integer
+ *   bound is exactly what that mode can hold) and GraphQL `Int`. GraphQL's Int is 32-bit, so a
+ *   value past ±2^31 fails serialisation with an error naming the field: choose this mode only
+ *   for columns whose values stay small (counters, ids of modest tables).
+ * - `mode: 'bigint'` (PgBigInt64, PgBigSerial64): JS bigints, so `z.bigint()` and the `BigInt`
+ *   scalar, serialised as a decimal string so no digit is lost past 2^53. The safe choice for
+ *   ids and amounts of unbounded size.
+ */
 const INTEGER_TYPES = new Set(['PgInteger', 'PgSerial', 'PgSmallInt', 'PgSmallSerial', 'PgBigInt53', 'PgBigSerial53']);
+const SERIAL_TYPES = new Set(['PgSerial', 'PgSmallSerial', 'PgBigSerial53', 'PgBigSerial64']);
+/** Columns with a declared maximum length in characters. */
+const LENGTH_TYPES = new Set(['PgVarchar', 'PgChar']);
 /** Columns the driver hands back as strings although their value is a number. */
 const NUMERIC_STRING_TYPES = new Set(['PgNumeric']);
 
@@ -51,21 +65,33 @@ export function columnSchema(table: Table, key: string, column: Column): z.ZodTy
       schema = z.date();
       break;
     case 'string':
+      // Also `date`, `time`, `interval` and `timestamp({ mode: 'string' })`: the driver returns
+      // PostgreSQL's own text for them, and they stay strings (String in GraphQL).
       if (NUMERIC_STRING_TYPES.has(column.columnType)) schema = z.number();
       else if (enumValues?.length) {
         const pgEnumName = (column as unknown as { enum?: { enumName: string } }).enum?.enumName;
         schema = enumSchema(pgEnumName ? pascal(pgEnumName) : `${pascal(getTableName(table))}${pascal(key)}`, enumValues);
-      } else schema = z.string();
+      } else if (column.columnType === 'PgUUID') {
+        // guid, not uuid: PostgreSQL stores any 8-4-4-4-12 hex value, while zod's uuid also
+        // demands RFC version and variant bits. Its GraphQL type is ID.
+        schema = z.guid();
+      } else {
+        const length = LENGTH_TYPES.has(column.columnType) ? (column as unknown as { length?: number }).length : undefined;
+        schema = length ? z.string().max(length) : z.string();
+      }
       break;
     case 'json':
-      schema = z.unknown();
+      // json and jsonb: parsed by the driver into plain JSON values; GraphQL type JSON.
+      schema = z.json();
       break;
     default:
       throw new ConfigError(
         `tableModel: column ${where} has type ${column.columnType} (${column.dataType}), which has no model type; declare the model by hand`,
       );
   }
-  return column.notNull ? schema : schema.nullable();
+  // PostgreSQL makes every serial NOT NULL, but Drizzle's bigserial({ mode: 'bigint' }) does
+  // not say so: trust the SQL type.
+  return column.notNull || SERIAL_TYPES.has(column.columnType) ? schema : schema.nullable();
 }
 
 export interface TableEntry {

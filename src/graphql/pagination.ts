@@ -61,24 +61,37 @@ function resultType(types: TypeRegistry, rel: ResolvedRelationship): GraphQLObje
   });
 }
 
-function badArgument(where: string, name: string, value: number): GraphQLError {
-  return new GraphQLError(`${where}: ${name} must be a non-negative integer, got ${value}`, {
-    extensions: { code: 'BAD_USER_INPUT', argument: name },
-  });
+/**
+ * Effective limit and offset of a page request: `defaultSize` when no limit is given, capped at
+ * `maxSize`; a negative or non-integer value is a `BAD_USER_INPUT` error naming `where`
+ * (`<Entity>.<field>`). Local relationships and federation batch roots share this one rule.
+ */
+export function checkWindow(
+  where: string,
+  limit: number | null | undefined,
+  offset: number | null | undefined,
+  defaultSize: number,
+  maxSize: number,
+): { limit: number; offset: number } {
+  const l = limit ?? defaultSize;
+  const o = offset ?? 0;
+  for (const [name, value] of [
+    ['limit', l],
+    ['offset', o],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new GraphQLError(`${where}: ${name} must be a non-negative integer, got ${value}`, {
+        extensions: { code: 'BAD_USER_INPUT', argument: name },
+      });
+    }
+  }
+  return { limit: Math.min(l, maxSize), offset: o };
 }
 
 /** Effective limit and offset: `defaultPageSize` when no limit is given, capped at `maxPageSize`. */
-export function pageWindow(
-  rel: ResolvedRelationship,
-  args: { limit?: number | null; offset?: number | null },
-): { limit: number; offset: number } {
+function pageWindow(rel: ResolvedRelationship, args: { limit?: number | null; offset?: number | null }): { limit: number; offset: number } {
   const r = rel.relationship;
-  const where = `${rel.owner.name}.${r.name}`;
-  const limit = args.limit ?? r.defaultPageSize;
-  const offset = args.offset ?? 0;
-  if (limit < 0) throw badArgument(where, 'limit', limit);
-  if (offset < 0) throw badArgument(where, 'offset', offset);
-  return { limit: Math.min(limit, r.maxPageSize), offset };
+  return checkWindow(`${rel.owner.name}.${r.name}`, args.limit, args.offset, r.defaultPageSize, r.maxPageSize);
 }
 
 function slice(list: readonly unknown[], limit: number, offset: number): PageResult {
@@ -143,6 +156,7 @@ export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelatio
   };
 }
 
-function toResult(page: Page, withTotal: boolean): PageResult {
+/** A loader's page on the wire: `total_count` is null unless it was selected (and so computed). */
+export function toResult(page: Page, withTotal: boolean): PageResult {
   return { items: page.items, pagination: { has_more: page.hasMore, total_count: withTotal ? page.total : null } };
 }

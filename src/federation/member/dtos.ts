@@ -17,7 +17,8 @@ import { keyId } from '../../orm/queries.js';
 import type { Direction } from '../declarations.js';
 import { PROTOCOL, type DtoBatchRequest, type DtoBatchResponse, type DtoDescription, type DtoFieldDescription } from '../protocol.js';
 import type { FederationKey, MemberEntity } from './declared.js';
-import { MAX_KEYS, MAX_PAGE_SIZE, termFor } from './roots.js';
+import { termFor } from '../../graphql/orders.js';
+import { MAX_KEYS, MAX_PAGE_SIZE } from './roots.js';
 import type { KeySource } from './sources.js';
 
 export interface PublicDto {

@@ -18,7 +18,8 @@ import type { GraphQLHandler } from '../../graphql/handler.js';
 import { remoteRelationshipsOf } from '../remote.js';
 import { PROTOCOL, type EntityDescription, type ErIntrospection, type FieldDescription, type TypeDescription } from '../protocol.js';
 import { stateOf } from '../state.js';
-import { byRootName, orderEnumName, pageRootName } from './roots.js';
+import { orderEnumName } from '../../graphql/orders.js';
+import { byRootName, pageRootName } from './roots.js';
 import type { MemberSetup } from './setup.js';
 
 function fieldDescription(field: GraphQLField<unknown, unknown>): FieldDescription {

@@ -18,7 +18,7 @@ import {
   type GraphQLFieldConfigMap,
 } from 'graphql';
 import { objectTypeFor } from '../../graphql/output.js';
-import { paginationType } from '../../graphql/pagination.js';
+import { checkWindow, paginationType, toResult } from '../../graphql/pagination.js';
 import type { TypeRegistry } from '../../graphql/registry.js';
 import { levelOf, needsResolve, resolveModels, type Run } from '../../graphql/run.js';
 import type { GroupFieldsContribution } from '../../graphql/operations.js';
@@ -27,7 +27,6 @@ import type { BatchPageConfig, Direction } from '../declarations.js';
 import type { FederationKey, MemberEntity } from './declared.js';
 import { directionEnum, orderEnum, termFor } from '../../graphql/orders.js';
 
-export { DIRECTION_ENUM, directionEnum, orderEnum, orderEnumName, termFor } from '../../graphql/orders.js';
 import type { KeySource } from './sources.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -39,21 +38,9 @@ export const byRootName = (key: string) => `by_${key}_in`;
 export const pageRootName = (key: string) => `page_by_${key}_in`;
 export const pageTypeName = (entity: string, key: string) => `${entity}By${key.charAt(0).toUpperCase()}${key.slice(1)}Page`;
 
-export function checkWindow(where: string, limit: number | null | undefined, offset: number | null | undefined) {
-  const l = limit ?? DEFAULT_PAGE_SIZE;
-  const o = offset ?? 0;
-  for (const [name, value] of [
-    ['limit', l],
-    ['offset', o],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new GraphQLError(`${where}: ${name} must be a non-negative integer, got ${value}`, {
-        extensions: { code: 'BAD_USER_INPUT', argument: name },
-      });
-    }
-  }
-  return { limit: Math.min(l, MAX_PAGE_SIZE), offset: o };
-}
+/** The page window of a batch root or remote page: the federation-wide default and cap. */
+export const federationWindow = (where: string, limit: number | null | undefined, offset: number | null | undefined) =>
+  checkWindow(where, limit, offset, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
 
 function checkKeys(where: string, values: readonly unknown[]) {
   if (values.length > MAX_KEYS) {
@@ -121,15 +108,11 @@ function pageField(
     resolve(_group, args: Record<string, unknown>, run, info) {
       const values = args[`${key.field}_list`] as unknown[];
       checkKeys(where, values);
-      const window = checkWindow(where, args.limit as number | null, args.offset as number | null);
+      const window = federationWindow(where, args.limit as number | null, args.offset as number | null);
       const term = termFor(orders, args.order as string | null, args.direction as Direction | null);
       const withTotal = selects(info, ['pagination', 'total_count']);
       const result = source.pagesByKey(key.field, values, { ...window, withTotal, term }, run.context).then(async (pages) => {
-        const packages = pages.map((page, i) => ({
-          [key.field]: values[i],
-          items: page.items,
-          pagination: { has_more: page.hasMore, total_count: withTotal ? page.total : null },
-        }));
+        const packages = pages.map((page, i) => ({ [key.field]: values[i], ...toResult(page, withTotal) }));
         await finish(run, packages.flatMap((p) => p.items));
         return packages;
       });

@@ -23,7 +23,8 @@ import { paginationType } from '../../graphql/pagination.js';
 import type { ObjectFieldsContribution, TypeRegistry } from '../../graphql/registry.js';
 import { levelOf, type Run } from '../../graphql/run.js';
 import { keyId } from '../../orm/queries.js';
-import { checkWindow, directionEnum, orderEnum } from '../member/roots.js';
+import { directionEnum, orderEnum } from '../../graphql/orders.js';
+import { federationWindow } from '../member/roots.js';
 import type { EntityDescription, KeyDescription } from '../protocol.js';
 import type { RemoteRelationship } from '../remote.js';
 import { MemberBatcher, type Part } from './batch.js';
@@ -87,7 +88,7 @@ function partFor(edge: MountedEdge, info: GraphQLResolveInfo, args: PageArgs, ke
       let call: string;
       let selection: string;
       if (rel.pagination) {
-        const { limit, offset } = checkWindow(`${edge.owner}.${rel.name}`, args.limit, args.offset);
+        const { limit, offset } = federationWindow(`${edge.owner}.${rel.name}`, args.limit, args.offset);
         const extra = [`limit: ${limit}`, `offset: ${offset}`];
         if (args.order) extra.push(`order: ${args.order}`);
         if (args.direction) extra.push(`direction: ${args.direction}`);
@@ -202,7 +203,7 @@ function edgeField(types: TypeRegistry, catalog: Catalog, edge: MountedEdge): Gr
         direction: { type: directionEnum(types), description: "Default: the profile's own direction" },
       },
       resolve(parent, args: PageArgs, run, info) {
-        checkWindow(`${edge.owner}.${rel.name}`, args.limit, args.offset);
+        federationWindow(`${edge.owner}.${rel.name}`, args.limit, args.offset);
         const key = joinValue(parent, rel.fk);
         if (key === undefined) return { items: [], pagination: { has_more: false, total_count: 0 } };
         return run.levels.load(levelOf(run, info.path), loaderFor(run, edge, info, args), key, null);

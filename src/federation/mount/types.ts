@@ -27,7 +27,7 @@ import { paginationType } from '../../graphql/pagination.js';
 import type { TypeRegistry } from '../../graphql/registry.js';
 import type { Run } from '../../graphql/run.js';
 import { GraphQLDateTime } from '../../graphql/scalars.js';
-import { DIRECTION_ENUM, directionEnum, orderEnum } from '../member/roots.js';
+import { DIRECTION_ENUM, directionEnum, orderEnum } from '../../graphql/orders.js';
 import type { EntityDescription, TypeDescription } from '../protocol.js';
 
 export interface Catalog {

@@ -34,12 +34,20 @@ export function orderEnum(types: TypeRegistry, entity: string, profiles: readonl
   );
 }
 
-/** The profile term for a request: its own direction, or the strict reverse when `direction` differs. */
-export function termFor(orders: BatchPageConfig, order: string | null | undefined, direction: Direction | null | undefined): OrderTerm {
+/**
+ * The profile term for a request: its own direction, or the strict reverse when `direction`
+ * differs. `entity` (the target whose profiles these are) only names the culprit in the error.
+ */
+export function termFor(
+  entity: string,
+  orders: BatchPageConfig,
+  order: string | null | undefined,
+  direction: Direction | null | undefined,
+): OrderTerm {
   const name = order ?? orders.defaultOrder;
   const profile = orders.orders[name];
   if (!profile) {
-    throw new GraphQLError(`Unknown order profile '${name}' (published: ${Object.keys(orders.orders).join(', ')})`, {
+    throw new GraphQLError(`Unknown order profile '${name}' of ${entity} (published: ${Object.keys(orders.orders).join(', ')})`, {
       extensions: { code: 'BAD_USER_INPUT', argument: 'order' },
     });
   }
@@ -47,7 +55,6 @@ export function termFor(orders: BatchPageConfig, order: string | null | undefine
   const base = new OrderTerm(term.column, term.direction, term.nullsPlacement());
   return direction && direction !== base.direction ? base.flipped() : base;
 }
-
 
 /** Sort comparator for a term, nulls placed as the term says (in-memory pages). */
 export function compareBy(term: OrderTerm): (a: unknown, b: unknown) => number {

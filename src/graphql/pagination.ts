@@ -136,7 +136,7 @@ export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelatio
     resolve(parent, args: PageArgs, run, info) {
       const { limit, offset } = pageWindow(rel, args);
       // Only a profile the caller chose goes to the loader; without one it keeps its own order.
-      const term = orders && (args.order || args.direction) ? termFor(orders, args.order, args.direction) : undefined;
+      const term = orders && (args.order || args.direction) ? termFor(rel.target.name, orders, args.order, args.direction) : undefined;
       const key = keyOf(parent, r);
       if (key === MISSING) return emptyPage();
       const level = levelOf(run, info.path);

@@ -23,9 +23,7 @@ export interface MemberEntity {
   orders: BatchPageConfig | undefined;
 }
 
-type Declaring = { __federation_keys__?: unknown; __pagination_orders__?: unknown };
-
-export { paginationOrdersOf };
+type Declaring = { __federation_keys__?: unknown };
 
 function keysOf(kls: AnyModelClass): FederationKey[] {
   const declared = (kls as Declaring).__federation_keys__;

@@ -184,7 +184,7 @@ export async function dtoBatch(
   const orders = dto.entity.orders;
   let term;
   try {
-    term = orders ? termFor(orders, request.order, request.direction as Direction | null | undefined) : undefined;
+    term = orders ? termFor(dto.entity.info.name, orders, request.order, request.direction as Direction | null | undefined) : undefined;
   } catch (error) {
     throw new DtoBatchError((error as Error).message);
   }

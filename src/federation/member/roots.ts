@@ -109,7 +109,7 @@ function pageField(
       const values = args[`${key.field}_list`] as unknown[];
       checkKeys(where, values);
       const window = federationWindow(where, args.limit as number | null, args.offset as number | null);
-      const term = termFor(orders, args.order as string | null, args.direction as Direction | null);
+      const term = termFor(entity, orders, args.order as string | null, args.direction as Direction | null);
       const withTotal = selects(info, ['pagination', 'total_count']);
       const result = source.pagesByKey(key.field, values, { ...window, withTotal, term }, run.context).then(async (pages) => {
         const packages = pages.map((page, i) => ({ [key.field]: values[i], ...toResult(page, withTotal) }));

@@ -36,6 +36,9 @@ type AnyField = GraphQLField<unknown, unknown>;
 export const rootOf = (schema: GraphQLSchema, kind: OperationKind) =>
   kind === 'query' ? schema.getQueryType() : schema.getMutationType();
 
+/** `queries` / `mutations`, as tool names and messages spell the kind. */
+export const pluralOf = (kind: OperationKind) => (kind === 'query' ? 'queries' : 'mutations');
+
 /** The group type mounted at `root.<entity>`, if the field is a group. */
 function groupOf(field: AnyField): GraphQLObjectType | undefined {
   const type = getNamedType(field.type);
@@ -60,22 +63,22 @@ export type Lookup =
   | { ok: false; error: string; hint: string };
 
 export function findOperation(schema: GraphQLSchema, kind: OperationKind, entity: string, method: string): Lookup {
-  const entries = listOperations(schema, kind);
+  const plural = pluralOf(kind);
   const root = rootOf(schema, kind);
   const entityField = root?.getFields()[entity];
   const group = entityField && groupOf(entityField);
   if (!root || !entityField || !group) {
-    const entities = [...new Set(entries.map((e) => e.entity))];
+    const entities = [...new Set(listOperations(schema, kind).map((e) => e.entity))];
     return {
       ok: false,
-      error: `no entity ${entity} has ${kind === 'query' ? 'queries' : 'mutations'}`,
-      hint: entities.length ? `entities with ${kind === 'query' ? 'queries' : 'mutations'}: ${entities.join(', ')}` : `this app has no ${kind === 'query' ? 'queries' : 'mutations'}`,
+      error: `no entity ${entity} has ${plural}`,
+      hint: entities.length ? `entities with ${plural}: ${entities.join(', ')}` : `this app has no ${plural}`,
     };
   }
   const methodField = group.getFields()[method];
   if (!methodField) {
-    const methods = entries.filter((e) => e.entity === entity).map((e) => e.method);
-    return { ok: false, error: `${entity} has no ${kind} ${method}`, hint: `${kind === 'query' ? 'queries' : 'mutations'} of ${entity}: ${methods.join(', ')}` };
+    const methods = Object.keys(group.getFields());
+    return { ok: false, error: `${entity} has no ${kind} ${method}`, hint: `${plural} of ${entity}: ${methods.join(', ')}` };
   }
   return { ok: true, root, entityField, group, methodField };
 }

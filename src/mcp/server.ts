@@ -13,6 +13,7 @@ import {
   listOperations,
   operationIntrospection,
   operationSdl,
+  pluralOf,
   type OperationKind,
 } from './catalog.js';
 import { runDocument } from './graphql.js';
@@ -107,7 +108,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   );
 
   for (const kind of ['query', 'mutation'] as const) {
-    const plural = kind === 'query' ? 'queries' : 'mutations';
+    const plural = pluralOf(kind);
     const schemaTool = `get_${kind}_schema` as const;
     tool(
       `list_${plural}`,

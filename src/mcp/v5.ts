@@ -11,6 +11,7 @@
  *   only v5 agents talk to sets `listFormat: 'v5'`, since those agents never pass `format`).
  */
 import type { GraphQLSchema } from 'graphql';
+import { ConfigError } from '../er/errors.js';
 import { createV5McpAdapter, type McpToolResult, type V5McpAdapter } from '../../compat/mcp.js';
 import type { OperationKind } from './catalog.js';
 import { fail, ok, type ErrorType, type ToolResult } from './result.js';
@@ -43,7 +44,7 @@ export function v5CompatOf(option: boolean | V5CompatOptions | undefined): V5Com
   if (!option) return undefined;
   const listFormat = (option === true ? undefined : option.listFormat) ?? 'v6';
   if (!(LIST_FORMATS as readonly string[]).includes(listFormat)) {
-    throw new TypeError(`v5Compat.listFormat must be 'v6' or 'v5', not '${listFormat}'`);
+    throw new ConfigError(`v5Compat.listFormat must be 'v6' or 'v5', not '${listFormat}'`);
   }
 
   // The adapter indexes every flat name of a schema; build it once per schema, on first use.

@@ -9,7 +9,7 @@ import { buildOpenApi } from './openapi.js';
 import { docsRoutes } from './docs.js';
 import { errorCode, HttpError } from './errors.js';
 import { describeField } from '../er/schema.js';
-import { toModel } from '../er/model.js';
+import { toModel, type AnyModelClass } from '../er/model.js';
 import { serializeResult } from './serialize.js';
 import { serviceRoutes, type RequestContext, type ServiceRoute, type UseCaseAppConfig } from './service.js';
 
@@ -36,7 +36,7 @@ function failure(c: HonoContext, error: unknown, route: ServiceRoute, config: Us
   return c.json({ error: 'internal_error', message: `${route.label} failed` }, 500);
 }
 
-async function arguments_(c: HonoContext, route: ServiceRoute, context: RequestContext): Promise<Step<object>> {
+async function arguments_(c: HonoContext, route: ServiceRoute, models: ModelArgs, context: RequestContext): Promise<Step<object>> {
   const raw = await readJson(c);
   if (!raw.ok) return raw;
   const body = route.body.safeParse(raw.value);
@@ -58,21 +58,32 @@ async function arguments_(c: HonoContext, route: ServiceRoute, context: RequestC
     };
   }
   // Context values win: a body can never set an argument declared FromContext.
-  return { ok: true, value: instantiate(route, { ...body.data, ...fromContext.data }) };
+  return { ok: true, value: instantiate(models, { ...body.data, ...fromContext.data }) };
+}
+
+/** The model-typed arguments of a route: `[name, model thunk, list]`, read once per route. */
+type ModelArgs = ReadonlyArray<readonly [string, () => AnyModelClass, boolean]>;
+
+function modelArgs(route: ServiceRoute): ModelArgs {
+  return Object.entries(route.operation.args).flatMap(([key, schema]) => {
+    const { model, list } = describeField(schema as z.ZodType);
+    return model ? [[key, model, list] as const] : [];
+  });
 }
 
 /** Model-typed arguments arrive as JSON objects; the method gets instances, as its types say. */
-function instantiate(route: ServiceRoute, args: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, schema] of Object.entries(route.operation.args)) {
-    const { model, list } = describeField(schema as z.ZodType);
+function instantiate(models: ModelArgs, args: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, model, list] of models) {
     const value = args[key];
-    if (!model || value === null || value === undefined) continue;
+    if (value === null || value === undefined) continue;
     args[key] = list && Array.isArray(value) ? value.map((v) => toModel(model(), v)) : toModel(model(), value);
   }
   return args;
 }
 
 function handle(route: ServiceRoute, config: UseCaseAppConfig) {
+  const models = modelArgs(route);
+  const mismatch = `${route.label} returned a value that does not match its declared return type`;
   return async (c: HonoContext) => {
     let context: RequestContext;
     try {
@@ -80,7 +91,7 @@ function handle(route: ServiceRoute, config: UseCaseAppConfig) {
     } catch (error) {
       return failure(c, error, route, config);
     }
-    const args = await arguments_(c, route, context);
+    const args = await arguments_(c, route, models, context);
     if (!args.ok) return args.response;
     let result: unknown;
     try {
@@ -90,15 +101,8 @@ function handle(route: ServiceRoute, config: UseCaseAppConfig) {
     }
     const out = serializeResult(route.operation.returns(), result);
     if (!out.ok) {
-      config.onError(new Error(`${route.label} returned a value that does not match its declared return type`), route);
-      return c.json(
-        {
-          error: 'response_validation_error',
-          message: `${route.label} returned a value that does not match its declared return type`,
-          issues: out.issues,
-        },
-        500,
-      );
+      config.onError(new Error(mismatch), route);
+      return c.json({ error: 'response_validation_error', message: mismatch, issues: out.issues }, 500);
     }
     return c.json(out.value as object | null);
   };

@@ -1,15 +1,18 @@
 /**
  * `buildRelationship`: Drizzle tables and relations become ergraph entities whose
  * relationships load with one SQL statement per relationship per tree level, and whose list
- * relationships page per parent in SQL.
+ * relationships page per parent in SQL. With a `sessionFactory` every loader runs on the
+ * database of the request it serves.
  */
+import DataLoader from 'dataloader';
 import { eq, getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Entity, type ErDiagram } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
-import { Relationship, type BatchLoadFn, type PageLoadFn, type PageRequest } from '../er/relationship.js';
+import { Relationship, type LoaderClass, type LoaderRef, type PageLoadFn, type PageRequest } from '../er/relationship.js';
 import { buildList, buildObject } from '../resolver/loaders.js';
+import type { SessionFactory } from './auto-query.js';
 import { columnKey, primaryKeyColumn, tiebreakColumns } from './keys.js';
 import { keyId, listsByKey, pagesByKey, rowsByKey, type ListSource } from './queries.js';
 import { orderProfiles, type OrderProfiles } from './profiles.js';
@@ -35,7 +38,14 @@ export interface ManyToMany {
 }
 
 export interface BuildRelationshipOptions<S extends Record<string, unknown>> {
-  db: SqlDatabase;
+  /** The database every loader runs on; may be left out when `sessionFactory` is given. */
+  db?: SqlDatabase;
+  /**
+   * The database of one request, from its context: loaders then run on the request's
+   * transaction, tenant schema or connection, like the generated root queries do. Without
+   * it every loader uses `db`.
+   */
+  sessionFactory?: SessionFactory;
   /** The schema module: tables and their Drizzle `relations(...)`. */
   schema: S;
   /**
@@ -90,7 +100,10 @@ export function assertPaginable(diagram: ErDiagram): void {
 
 interface Resolved {
   entries: Map<PgTable, TableEntry & { kls: AnyModelClass }>;
-  db: SqlDatabase;
+  /** The database for a request context (`undefined` outside a request, e.g. a bare call). */
+  session: (context: Record<string, unknown> | undefined) => SqlDatabase;
+  /** Batch loaders must see the request context: build them as DataLoader subclasses. */
+  perRequest: boolean;
   defaultPageSize?: number;
   maxPageSize?: number;
 }
@@ -117,18 +130,43 @@ function named<F extends Function>(fn: F, name: string): F {
   return fn;
 }
 
-function singleLoader(ctx: Resolved, edge: Edge): BatchLoadFn {
+type ContextBatch = (keys: readonly unknown[], context: Record<string, unknown> | undefined) => Promise<unknown[]>;
+
+// Composite keys arrive as objects: cache them by value, as the pool does for function loaders.
+const cacheKeyFn = (key: unknown) => (key !== null && typeof key === 'object' ? keyId(key) : key);
+
+/**
+ * The loader of one relationship. A batch function cannot see the request, so with a
+ * `sessionFactory` it is a DataLoader subclass instead: the resolver's pool makes one instance
+ * per request and fills its `_context`, which picks the database. One class per relationship
+ * keeps relationships from sharing a DataLoader (and its cache) within a request.
+ */
+function loaderRef(ctx: Resolved, name: string, batch: ContextBatch): LoaderRef {
+  if (!ctx.perRequest) return named((keys: readonly unknown[]) => batch(keys, undefined), name);
+  const kls = class extends DataLoader<unknown, unknown> {
+    // Initialised so it is an own field: the pool fills only declared fields.
+    _context: Record<string, unknown> | undefined = undefined;
+    constructor() {
+      // The batch runs after construction, when `self` is set; `this` cannot be captured in super().
+      let self: { _context: Record<string, unknown> | undefined } | undefined;
+      super((keys) => batch(keys, self!._context), { cacheKeyFn });
+      self = this;
+    }
+  };
+  return named(kls, name) as LoaderClass;
+}
+
+function singleLoader(ctx: Resolved, edge: Edge): LoaderRef {
   const target = ctx.entries.get(edge.target)!;
   const make = instances(target);
   const key = columnKey(edge.target, edge.targetKey);
-  return named(
-    (keys: readonly unknown[]) =>
-      chunked(keys, async (chunk) => {
-        const rows = await rowsByKey(ctx.db, edge.target, edge.targetKey, chunk);
-        return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
-      }),
-    `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`,
-  );
+  return loaderRef(ctx, `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`, (keys, context) => {
+    const db = ctx.session(context);
+    return chunked(keys, async (chunk) => {
+      const rows = await rowsByKey(db, edge.target, edge.targetKey, chunk);
+      return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
+    });
+  });
 }
 
 function listLoaders(
@@ -136,19 +174,19 @@ function listLoaders(
   edge: Edge,
   source: ListSource,
   profiles: OrderProfiles | undefined,
-): { loader: BatchLoadFn; pageLoader?: PageLoadFn } {
+): { loader: LoaderRef; pageLoader?: PageLoadFn } {
   const make = instances(ctx.entries.get(edge.target)!);
-  const loader = named(
-    (keys: readonly unknown[]) =>
-      chunked(keys, async (chunk) => {
-        const byKey = await listsByKey(ctx.db, source, chunk);
-        return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
-      }),
-    edge.id,
-  );
+  const loader = loaderRef(ctx, edge.id, (keys, context) => {
+    const db = ctx.session(context);
+    return chunked(keys, async (chunk) => {
+      const byKey = await listsByKey(db, source, chunk);
+      return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
+    });
+  });
   const base = source.order;
   if (!base) return { loader };
-  const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest) => {
+  // Page loaders are handed the request context by the pool, so they stay functions.
+  const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest, context?: Record<string, unknown>) => {
     let chosen = base;
     if (page.order !== undefined) {
       const profile = profiles?.orders.get(page.order);
@@ -160,7 +198,8 @@ function listLoaders(
     }
     checkPage(edge.id, page);
     const order = page.direction && page.direction.toLowerCase() !== chosen.direction ? flipped(chosen) : chosen;
-    const pages = await chunked(keys, (chunk) => pagesByKey(ctx.db, source, chunk, { ...page, order }));
+    const db = ctx.session(context);
+    const pages = await chunked(keys, (chunk) => pagesByKey(db, source, chunk, { ...page, order }));
     return pages.map((p) => ({ ...p, items: p.items.map(make) }));
   }, `${edge.id} (page)`);
   return { loader, pageLoader };
@@ -254,7 +293,16 @@ export function buildRelationship<S extends Record<string, unknown>>(options: Bu
   if (!Number.isInteger(maxPageSize) || maxPageSize < 1 || !Number.isInteger(defaultPageSize) || defaultPageSize < 1 || defaultPageSize > maxPageSize) {
     throw new ConfigError(`buildRelationship: need 1 <= defaultPageSize (${defaultPageSize}) <= maxPageSize (${maxPageSize}), both integers`);
   }
-  const ctx: Resolved = { entries, db: options.db, defaultPageSize, maxPageSize };
+  const { db, sessionFactory } = options;
+  if (!db && !sessionFactory) throw new ConfigError('buildRelationship needs db (a Drizzle database) or sessionFactory: (context) => database');
+  const session: Resolved['session'] = sessionFactory
+    ? (context) => {
+        const chosen = sessionFactory(context);
+        if (!chosen) throw new ConfigError('buildRelationship: sessionFactory returned no database for this request');
+        return chosen;
+      }
+    : () => db!;
+  const ctx: Resolved = { entries, session, perRequest: sessionFactory !== undefined, defaultPageSize, maxPageSize };
   const relationships = new Map<PgTable, SqlRelationship[]>();
   const add = (edge: Edge, spec?: OrderBy, description?: string) => {
     if (!entries.has(edge.source) || !entries.has(edge.target)) return;

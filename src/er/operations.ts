@@ -40,7 +40,8 @@ export interface Operation {
 
 const operations = new WeakMap<OperationMethod, Omit<Operation, 'fn'>>();
 
-export function returnSchema(returns: Returns): () => z.ZodType {
+/** `where` (e.g. `@query getAll`) names the method in the error: the thunk may first run long after decoration. */
+export function returnSchema(returns: Returns, where: string): () => z.ZodType {
   let cached: z.ZodType | undefined;
   const normalize = (value: unknown): z.ZodType => {
     if (value instanceof z.ZodType) return value;
@@ -49,7 +50,7 @@ export function returnSchema(returns: Returns): () => z.ZodType {
       const item = value[0];
       return z.array(ref(() => item));
     }
-    throw new ConfigError(`returns must be a zod schema, a model class or [ModelClass], got ${String(value)}`);
+    throw new ConfigError(`${where}: returns must be a zod schema, a model class or [ModelClass], got ${String(value)}`);
   };
   return () => {
     if (!cached) {
@@ -68,7 +69,7 @@ function record(kind: OperationKind, options: OperationOptions, methodName: stri
     methodName,
     description: options.description,
     args: options.args ?? {},
-    returns: returnSchema(options.returns),
+    returns: returnSchema(options.returns, `@${kind} ${methodName}`),
   });
 }
 
@@ -127,7 +128,7 @@ abstract class OperationConfig {
       methodName,
       description: options.description,
       args: options.args ?? {},
-      returns: returnSchema(options.returns),
+      returns: returnSchema(options.returns, `${kind} ${methodName}`),
       fn: options.method,
     };
   }

@@ -115,7 +115,7 @@ export class LevelScheduler {
     const values: unknown[] = new Array(entries.length);
     let left = entries.length;
     const arrived = () => {
-      if (--left === 0) void this.settle(depth, group, entries, values);
+      if (--left === 0) void this.settle(depth, entries, values);
     };
     entries.forEach((entry, i) => {
       group.loader.load(entry.key).then(
@@ -131,7 +131,7 @@ export class LevelScheduler {
     });
   }
 
-  private async settle(depth: number, group: Group, entries: Entry[], values: unknown[]): Promise<void> {
+  private async settle(depth: number, entries: Entry[], values: unknown[]): Promise<void> {
     try {
       const hook = this.settleHook?.(values.filter((v) => !(v instanceof Error)));
       if (hook) await hook;

@@ -3,16 +3,29 @@
  * reviews and products on their own ports; the test queries the mounter, then stops them all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const ports = { PRODUCTS_PORT: '4311', REVIEWS_PORT: '4312', USERS_PORT: '4313' };
-const products = `http://127.0.0.1:${ports.PRODUCTS_PORT}`;
+/** Ports free right now on 127.0.0.1 (held together, so all differ): fixed ports collide with anything else on the machine. */
+async function freePorts(count: number): Promise<string[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((s) => String((s.address() as AddressInfo).port));
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+let ports: Record<'PRODUCTS_PORT' | 'REVIEWS_PORT' | 'USERS_PORT', string>;
+let products: string;
 let child: ChildProcess;
 let output = '';
 
 beforeAll(async () => {
+  const [p, r, u] = await freePorts(3);
+  ports = { PRODUCTS_PORT: p!, REVIEWS_PORT: r!, USERS_PORT: u! };
+  products = `http://127.0.0.1:${ports.PRODUCTS_PORT}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'examples/federation/start.ts'], {
     cwd: root,
     env: { ...process.env, ...ports, READY_TIMEOUT_MS: '60000' },

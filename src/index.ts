@@ -38,6 +38,8 @@ export {
   groupTypeName,
   resultTypeName,
   GraphQLDateTime,
+  GraphQLJSON,
+  GraphQLBigInt,
   graphiqlHtml,
   GRAPHIQL_ASSETS,
 } from './graphql/index.js';

@@ -6,7 +6,7 @@ export type { SchemaContribution, BuiltSchema } from './schema.js';
 export type { SchemaOptions, ObjectFieldsContribution, TypeRegistry } from './registry.js';
 export type { GroupInfo } from './operations.js';
 export { groupTypeName, resultTypeName } from './names.js';
-export { GraphQLDateTime } from './scalars.js';
+export { GraphQLDateTime, GraphQLJSON, GraphQLBigInt } from './scalars.js';
 export { graphiqlHtml, GRAPHIQL_ASSETS } from './graphiql.js';
 export type { GraphiqlOptions } from './graphiql.js';
 export type { Run } from './run.js';

@@ -139,6 +139,11 @@ function build(kls: AnyModelClass, diagram: ErDiagram | undefined): ClassPlan {
           `${kls.name}.${key}: ${entity.name} has no relationship '${relName}' (has: ${[...entity.relationships.keys()].join(', ') || 'none'})`,
         );
       }
+      if (!rel.relationship.loader) {
+        throw new ConfigError(
+          `${kls.name}.${key}: relationship ${entity.name}.${relName} has only a page loader; auto-loading needs a batch loader`,
+        );
+      }
       const fk = rel.relationship.fk;
       if (subset && !fieldNames.has(fk) && registeredFks(entity.kls, relName).size > 1) {
         throw new ConfigError(

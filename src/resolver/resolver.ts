@@ -5,7 +5,7 @@
  * `postX` methods then run bottom-up, once everything below them is in place.
  */
 import type { ErDiagram } from '../er/diagram.js';
-import { ConfigError, LoaderError } from '../er/errors.js';
+import { LoaderError } from '../er/errors.js';
 import { isModelInstance, SOURCE, toModel, type AnyModelClass } from '../er/model.js';
 import type { FieldInfo } from '../er/schema.js';
 import { withFrame, type Frame } from './depends.js';
@@ -152,12 +152,9 @@ function load(node: Node, step: LoadStep, pool: LoaderPool): Promise<void> | und
     return undefined;
   }
   const key = rel.fkFn ? rel.fkFn(raw) : raw;
-  if (!rel.loader) {
-    throw new ConfigError(`${node.plan.kls.name}.${step.field}: relationship ${rel.name} has only a page loader`);
-  }
   let loader;
   try {
-    loader = pool.get(rel.loader);
+    loader = pool.get(rel.loader!); // the plan refused relationships without a batch loader
   } catch (error) {
     throw located(error, node, step.field);
   }

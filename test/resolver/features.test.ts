@@ -235,3 +235,25 @@ describe('diagram validation', () => {
     }).toThrow(/static method/);
   });
 });
+
+describe('startup checks in the plan', () => {
+  it('refuses to auto-load through a relationship that has only a page loader, before any load', async () => {
+    class P extends model({ id: z.int() }) {}
+    class C extends model({ id: z.int(), pId: z.int() }) {}
+    const d = new ErDiagram({
+      entities: [
+        new Entity({
+          kls: P,
+          relationships: [
+            new Relationship({ fk: 'id', target: [C], name: 'children', pageLoader: async (keys) => keys.map(() => ({ items: [], hasMore: false, total: 0 })) }),
+          ],
+        }),
+        new Entity({ kls: C }),
+      ],
+    });
+    class PView extends DefineSubset(P, ['id'], { children: z.array(ref(() => C)) }) {}
+    await expect(new (configResolver('PageOnly', d))().resolve(new PView({ id: 1 }))).rejects.toThrow(
+      /PView\.children: relationship P\.children has only a page loader/,
+    );
+  });
+});

@@ -195,9 +195,11 @@ function edgesOf(handler: GraphQLHandler, services: Map<string, MountedService>)
 
 export async function federate(handler: GraphQLHandler, options: FederateOptions): Promise<void> {
   const state = stateOf(handler);
-  if (state.mounted) throw new FederationError('This handler is already federated; federate() runs once, at startup');
-  const list = members(options);
   const self = serviceNameOf(handler);
+  if (state.mounted) {
+    throw new FederationError(`This handler${self ? ` (service '${self}')` : ''} is already federated; federate() runs once, at startup`);
+  }
+  const list = members(options);
   for (const m of list) if (m.service === self) throw new FederationError(`Service '${self}' cannot mount itself`);
   const pulled = await Promise.all(list.map(pull));
   const services = new Map(pulled.map((s) => [s.member.service, s]));

@@ -40,10 +40,19 @@ export function fail(errorType: ErrorType, error: string, hint?: string, extra: 
   return { success: false, error, error_type: errorType, ...(hint ? { hint } : {}), ...extra };
 }
 
+/**
+ * bigint written as its decimal string, as GraphQL's `BigInt` scalar sends it. Results of the
+ * ergraph handler are already strings, but an app's handler is any `{ schema, execute }`, and
+ * error extensions are free-form: a bigint there must not turn the answer into a thrown error.
+ */
+const bigintAsString = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
 export function toCallToolResult(result: ToolResult): CallToolResult {
+  const text = JSON.stringify(result, bigintAsString, 2);
   return {
-    content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
-    structuredContent: result as unknown as Record<string, unknown>,
+    content: [{ type: 'text', text }],
+    // Parsed back from the text so both carry the same JSON (the transport would throw on bigint).
+    structuredContent: JSON.parse(text) as Record<string, unknown>,
     ...(result.success ? {} : { isError: true }),
   };
 }

@@ -11,6 +11,7 @@ import { errorCode, HttpError } from './errors.js';
 import { describeField } from '../er/schema.js';
 import { toModel, type AnyModelClass } from '../er/model.js';
 import { serializeResult } from './serialize.js';
+import { coerceBigInts, jsonSafe } from './bigint.js';
 import { serviceRoutes, type RequestContext, type ServiceRoute, type UseCaseAppConfig } from './service.js';
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: Response };
@@ -39,11 +40,13 @@ function failure(c: HonoContext, error: unknown, route: ServiceRoute, config: Us
 async function arguments_(c: HonoContext, route: ServiceRoute, models: ModelArgs, context: RequestContext): Promise<Step<object>> {
   const raw = await readJson(c);
   if (!raw.ok) return raw;
-  const body = route.body.safeParse(raw.value);
+  // JSON has no bigint: `z.bigint()` args arrive as decimal strings (or safe integers), as in GraphQL.
+  const body = route.body.safeParse(coerceBigInts(route.body, raw.value));
   if (!body.success) {
     return {
       ok: false,
-      response: c.json({ error: 'validation_error', message: `invalid arguments for ${route.label}`, issues: body.error.issues }, 400),
+      // Issues of bigint checks carry bigint bounds (`maximum: 10n`), which c.json cannot write.
+      response: c.json({ error: 'validation_error', message: `invalid arguments for ${route.label}`, issues: jsonSafe(body.error.issues) }, 400),
     };
   }
   const fromContext = route.fromContext.safeParse(context);
@@ -52,7 +55,7 @@ async function arguments_(c: HonoContext, route: ServiceRoute, models: ModelArgs
     return {
       ok: false,
       response: c.json(
-        { error: 'context_error', message: `${route.label} needs ${keys} from the request context`, issues: fromContext.error.issues },
+        { error: 'context_error', message: `${route.label} needs ${keys} from the request context`, issues: jsonSafe(fromContext.error.issues) },
         400,
       ),
     };
@@ -102,7 +105,7 @@ function handle(route: ServiceRoute, config: UseCaseAppConfig) {
     const out = serializeResult(route.operation.returns(), result);
     if (!out.ok) {
       config.onError(new Error(mismatch), route);
-      return c.json({ error: 'response_validation_error', message: mismatch, issues: out.issues }, 500);
+      return c.json({ error: 'response_validation_error', message: mismatch, issues: jsonSafe(out.issues) }, 500);
     }
     return c.json(out.value as object | null);
   };

@@ -85,8 +85,13 @@ function emitPlain(base: z.ZodType, value: unknown, path: Path): unknown {
   return loose(value);
 }
 
-/** Schemas this walker does not follow (unions, records, tuples...): still never leak model internals. */
+/**
+ * Schemas this walker does not follow (unions, records, tuples...): still never leak model
+ * internals. Also the leaf writer: bigint goes out as its decimal string, as GraphQL's `BigInt`
+ * sends it (`JSON.stringify` throws on bigint, and a JSON number loses digits past 2^53).
+ */
 function loose(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return value.map(loose);
   if (isModelInstance(value)) {
     const kls = value.constructor as AnyModelClass;

@@ -23,6 +23,9 @@ export interface MemberEntity {
   orders: BatchPageConfig | undefined;
 }
 
+/** Scalars whose values compare by identity after parsing: a JSON or DateTime key would not group. */
+const KEY_SCALARS = new Set(['Int', 'Float', 'String', 'ID', 'BigInt']);
+
 type Declaring = { __federation_keys__?: unknown };
 
 function keysOf(kls: AnyModelClass): FederationKey[] {
@@ -40,8 +43,8 @@ function keysOf(kls: AnyModelClass): FederationKey[] {
     const info = fields.get(field);
     if (!info) throw new ConfigError(`${where}: '${field}' is not a field of ${kls.name}`);
     const scalar = info.list || info.model ? undefined : scalarFor(info.base);
-    if (!scalar || !('serialize' in scalar) || scalar.name === 'DateTime' || scalar.name === 'Boolean') {
-      throw new ConfigError(`${where}: '${field}' must be an Int, Float, String or ID field to be a join key`);
+    if (!scalar || !KEY_SCALARS.has(scalar.name)) {
+      throw new ConfigError(`${where}: '${field}' must be an Int, Float, String, ID or BigInt field to be a join key`);
     }
     return { field, info, scalar: scalar as GraphQLScalarType };
   });

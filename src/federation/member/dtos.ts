@@ -167,7 +167,15 @@ function checkRequest(body: unknown, dtos: ReadonlyMap<string, PublicDto>): { re
   if (request.direction !== undefined && request.direction !== null && request.direction !== 'ASC' && request.direction !== 'DESC') {
     throw new DtoBatchError(`direction must be ASC or DESC, got ${JSON.stringify(request.direction)}`);
   }
-  return { request, dto };
+  let keys: unknown[];
+  try {
+    // Keys arrive as JSON (BigInt ones as strings): parse them like by_<key>_in would, so key
+    // loaders see one value type whichever endpoint asked.
+    keys = request.keys.map((k) => dto.key.scalar.parseValue(k));
+  } catch (error) {
+    throw new DtoBatchError(`keys of ${dto.name} must be ${dto.key.scalar.name} values: ${(error as Error).message}`);
+  }
+  return { request: { ...request, keys }, dto };
 }
 
 /** Answer one dto-batch request. Bad requests throw `DtoBatchError` (HTTP 400). */

@@ -45,6 +45,9 @@ function fieldSchema(field: DtoFieldDescription, classes: Map<string, AnyModelCl
       case 'DateTime': // arrives as an ISO string over JSON
         base = z.string();
         break;
+      case 'BigInt': // arrives as a decimal string over JSON; the mounter gets the bigint back
+        base = z.coerce.bigint();
+        break;
       default:
         base = z.unknown();
     }

@@ -48,7 +48,7 @@ export interface Mounted {
   contribution: SchemaContribution;
 }
 
-const SCALAR_KEYS = new Set(['Int', 'Float', 'String', 'ID']);
+const SCALAR_KEYS = new Set(['Int', 'Float', 'String', 'ID', 'BigInt']);
 
 function members(options: FederateOptions): Member[] {
   if (!options || typeof options.services !== 'object' || options.services === null) {
@@ -170,7 +170,7 @@ function edgesOf(handler: GraphQLHandler, services: Map<string, MountedService>)
       if (!joinField) throw new FederationError(`${where}: joinRemote '${rel.joinRemote}' is not a field of ${target}`);
       const joinType = joinField.type.replace(/!$/, '');
       if (!SCALAR_KEYS.has(joinType)) {
-        throw new FederationError(`${where}: joinRemote ${target}.${rel.joinRemote} has type ${joinField.type}; a join key must be a scalar (Int, Float, String, ID)`);
+        throw new FederationError(`${where}: joinRemote ${target}.${rel.joinRemote} has type ${joinField.type}; a join key must be a scalar (Int, Float, String, ID, BigInt)`);
       }
       const key = remote.keys.find((k) => k.field === rel.joinRemote);
       if (!key) {

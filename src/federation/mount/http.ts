@@ -30,6 +30,12 @@ export interface Member {
   timeoutMs: number;
 }
 
+/**
+ * BigInt join keys travel as decimal strings: JSON has no 64-bit integers, and a JSON number
+ * past 2^53 would lose digits. The member's BigInt scalar (and dto-batch) parse them back.
+ */
+const wire = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
 export async function callMember(member: Member, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   const url = member.address + path;
   let response: Response;
@@ -37,7 +43,7 @@ export async function callMember(member: Member, path: string, body?: unknown): 
     response = await fetch(url, {
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : JSON.stringify(body, wire),
       signal: AbortSignal.timeout(member.timeoutMs),
     });
   } catch (error) {

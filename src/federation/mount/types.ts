@@ -26,7 +26,7 @@ import { resultTypeName } from '../../graphql/names.js';
 import { paginationType } from '../../graphql/pagination.js';
 import type { TypeRegistry } from '../../graphql/registry.js';
 import type { Run } from '../../graphql/run.js';
-import { GraphQLDateTime } from '../../graphql/scalars.js';
+import { GraphQLBigInt, GraphQLDateTime, GraphQLJSON } from '../../graphql/scalars.js';
 import { DIRECTION_ENUM, directionEnum, orderEnum } from '../../graphql/orders.js';
 import type { EntityDescription, TypeDescription } from '../protocol.js';
 
@@ -37,6 +37,8 @@ export interface Catalog {
   types: Map<string, { description: TypeDescription; via: string }>;
 }
 
+// The core's own scalar objects, not look-alikes: a mounter whose entities have JSON or BigInt
+// fields already holds these, and graphql-js rejects two different types under one name.
 const SCALARS: Record<string, GraphQLNamedType> = {
   Int: GraphQLInt,
   Float: GraphQLFloat,
@@ -44,6 +46,8 @@ const SCALARS: Record<string, GraphQLNamedType> = {
   Boolean: GraphQLBoolean,
   ID: GraphQLID,
   DateTime: GraphQLDateTime,
+  JSON: GraphQLJSON,
+  BigInt: GraphQLBigInt,
 };
 
 const built = new WeakMap<TypeRegistry, Map<string, GraphQLNamedType>>();

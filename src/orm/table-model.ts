@@ -4,7 +4,7 @@
  * extending it) stands for, so the SQL integration can go from an entity back to its table.
  */
 import { getTableColumns, getTableName, is, type Column, type Table } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
+import { PgArray, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ConfigError } from '../er/errors.js';
 import { model, type AnyModelClass, type ModelClass } from '../er/model.js';
@@ -46,8 +46,39 @@ const pascal = (s: string) =>
     .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
     .join('');
 
+/**
+ * Array columns (`text('tags').array()`): `z.array(<element type>)`, so GraphQL shows
+ * `[String!]` (with `!` outside when the column is NOT NULL).
+ *
+ * Elements are non-null. PostgreSQL lets any array hold NULL elements, but Drizzle types the
+ * column as `string[]`, and a list of nullable items would make every client handle a null
+ * that almost no schema ever stores. A row that does hold a NULL element is not hidden: the
+ * query fails with an error naming the field. Declare the model by hand with
+ * `z.array(z.string().nullable())` for columns that really keep NULLs inside.
+ *
+ * Only one dimension: GraphQL lists of lists would need a nested list type the model layer
+ * does not describe, and PostgreSQL does not even enforce the declared dimension count.
+ */
+function arrayElement(table: Table, key: string, column: Column): Column {
+  const element = (column as unknown as PgArray<never, never>).baseColumn as Column;
+  if (is(element, PgArray)) {
+    throw new ConfigError(
+      `tableModel: column ${getTableName(table)}.${column.name} is a multi-dimensional array, which has no model type; declare the model by hand`,
+    );
+  }
+  return element;
+}
+
 /** The zod type of one column, as the driver returns it (after `decodeRow`). */
 export function columnSchema(table: Table, key: string, column: Column): z.ZodType {
+  const schema = column.dataType === 'array' ? z.array(valueSchema(table, key, arrayElement(table, key, column))) : valueSchema(table, key, column);
+  // PostgreSQL makes every serial NOT NULL, but Drizzle's bigserial({ mode: 'bigint' }) does
+  // not say so: trust the SQL type.
+  return column.notNull || SERIAL_TYPES.has(column.columnType) ? schema : schema.nullable();
+}
+
+/** The zod type of a column's non-null value (of an array column's elements, for `column` the element). */
+function valueSchema(table: Table, key: string, column: Column): z.ZodType {
   let schema: z.ZodType;
   const enumValues = column.enumValues as readonly string[] | undefined;
   const where = `${getTableName(table)}.${column.name}`;
@@ -89,9 +120,7 @@ export function columnSchema(table: Table, key: string, column: Column): z.ZodTy
         `tableModel: column ${where} has type ${column.columnType} (${column.dataType}), which has no model type; declare the model by hand`,
       );
   }
-  // PostgreSQL makes every serial NOT NULL, but Drizzle's bigserial({ mode: 'bigint' }) does
-  // not say so: trust the SQL type.
-  return column.notNull || SERIAL_TYPES.has(column.columnType) ? schema : schema.nullable();
+  return schema;
 }
 
 export interface TableEntry {
@@ -104,14 +133,21 @@ export interface TableEntry {
 const byTable = new WeakMap<Table, TableEntry>();
 const byModel = new WeakMap<AnyModelClass, TableEntry>();
 
+const isNumericString = (c: Column) => c.dataType === 'string' && NUMERIC_STRING_TYPES.has(c.columnType);
+
 function decoderFor(table: Table): TableEntry['decode'] {
-  const numeric = Object.entries(getTableColumns(table))
-    .filter(([, c]) => c.dataType === 'string' && NUMERIC_STRING_TYPES.has(c.columnType))
+  const columns = Object.entries(getTableColumns(table));
+  const numeric = columns.filter(([, c]) => isNumericString(c)).map(([key]) => key);
+  // numeric[] comes back as strings element by element, like numeric itself.
+  const numericArrays = columns
+    .filter(([, c]) => c.dataType === 'array' && isNumericString((c as unknown as PgArray<never, never>).baseColumn as Column))
     .map(([key]) => key);
-  if (!numeric.length) return (row) => row;
+  if (!numeric.length && !numericArrays.length) return (row) => row;
+  const num = (v: unknown) => (typeof v === 'string' ? Number(v) : v);
   return (row) => {
     const out = { ...row };
-    for (const key of numeric) if (typeof out[key] === 'string') out[key] = Number(out[key]);
+    for (const key of numeric) out[key] = num(out[key]);
+    for (const key of numericArrays) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map(num);
     return out;
   };
 }

@@ -43,7 +43,13 @@ export class RemoteServiceState {
       const info: RemoteTypeInfo = { service: this.serviceName, name, handle: this.handle };
       marker = Object.freeze({
         [MARKER]: info,
-        [MATERIALIZE]: () => this.materialized(name),
+        [MATERIALIZE]: () => {
+          if (probing) {
+            probing.add(this);
+            throw PROBED;
+          }
+          return this.materialized(name);
+        },
         toString: () => `${this.serviceName}.${name}`,
       }) as unknown as RemoteType;
       this.markers.set(name, marker);
@@ -72,11 +78,39 @@ export class RemoteServiceState {
   }
 }
 
-/** Every handle by service name: `federate()` binds DTO classes to all handles of a service. */
-const handlesByService = new Map<string, Set<RemoteServiceState>>();
+/*
+ * There is no registry of handles: `federate()` binds only the handles its own diagram (and
+ * its `dtos` option) reaches, so two mounters in one process that both declare
+ * `new RemoteService('reviews')` against different members keep their own DTO classes, and a
+ * handle nobody references can be collected.
+ */
+const states = new WeakMap<RemoteService, RemoteServiceState>();
 
-export function bindRemoteDtos(service: string, classes: ReadonlyMap<string, AnyModelClass>): void {
-  for (const state of handlesByService.get(service) ?? []) state.bind(classes);
+/** The state behind a handle (`rel.remote.handle`). */
+export function stateOfHandle(handle: RemoteService): RemoteServiceState | undefined {
+  return states.get(handle);
+}
+
+const PROBED: unique symbol = Symbol('ergraph.remoteProbe');
+let probing: Set<RemoteServiceState> | undefined;
+
+/**
+ * Follow a `ref` thunk without materializing: a remote marker reports its handle instead of
+ * demanding `federate()` to have run. `ref` only hands out a materializing thunk, so the
+ * marker's own hook is where the handle can be seen. Returns the local class the thunk names,
+ * if any.
+ */
+export function probeRef(thunk: () => AnyModelClass, found: Set<RemoteServiceState>): AnyModelClass | undefined {
+  const outer = probing;
+  probing = found;
+  try {
+    return thunk();
+  } catch {
+    // PROBED (the handle is in `found`), or a broken thunk, which is reported where it is used.
+    return undefined;
+  } finally {
+    probing = outer;
+  }
 }
 
 /** `new RemoteService('reviews')`: every attribute (`reviews.Review`) is a remote type marker. */
@@ -98,9 +132,7 @@ export const RemoteService = function RemoteService(this: unknown, serviceName: 
     },
   }) as RemoteService;
   state = new RemoteServiceState(serviceName, handle);
-  let same = handlesByService.get(serviceName);
-  if (!same) handlesByService.set(serviceName, (same = new Set()));
-  same.add(state);
+  states.set(handle, state);
   return handle;
 } as unknown as new (serviceName: string) => RemoteService;
 

@@ -8,12 +8,12 @@
 import { z } from 'zod';
 import type { ErDiagram } from '../../er/diagram.js';
 import { ConfigError } from '../../er/errors.js';
-import { model, SOURCE, type AnyModelClass } from '../../er/model.js';
-import { ref } from '../../er/schema.js';
+import { model, modelFields, SOURCE, type AnyModelClass } from '../../er/model.js';
+import { ref, refTarget } from '../../er/schema.js';
 import { Loader } from '../../resolver/depends.js';
 import { FederationError } from '../errors.js';
 import { PROTOCOL, DTO_BATCH_PATH, type DtoBatchResponse, type DtoDescription, type DtoFieldDescription } from '../protocol.js';
-import { remoteRelationshipsOf } from '../remote.js';
+import { probeRef, remoteRelationshipsOf, stateOfHandle, type RemoteServiceState } from '../remote.js';
 import { callMember, MemberCallError, type Member } from './http.js';
 
 interface Binding {
@@ -76,6 +76,39 @@ export function dtoClasses(member: Member, dtos: readonly DtoDescription[]): Map
     for (const field of dto.fields) shape[field.name] = fieldSchema(field, classes, `${member.service}.${dto.name}.${field.name}`);
   }
   return classes;
+}
+
+/**
+ * The `RemoteService` handles one mounter's `federate()` binds DTO classes to: targets of the
+ * diagram's remote relationships, and remote `ref` markers in models reachable from the
+ * diagram (entities, operation results, nested models) or listed in `extra` — JavaScript cannot
+ * enumerate a view such as `class ProductCard extends DefineSubset(...)` otherwise.
+ */
+export function reachedHandles(diagram: ErDiagram, extra: readonly AnyModelClass[]): Set<RemoteServiceState> {
+  const found = new Set<RemoteServiceState>();
+  const seen = new Set<AnyModelClass>();
+  const visit = (kls: AnyModelClass | undefined) => {
+    if (!kls || seen.has(kls)) return;
+    seen.add(kls);
+    for (const { info } of modelFields(kls)) if (info.model) visit(probeRef(info.model, found));
+  };
+  for (const entity of diagram.entities) {
+    for (const rel of remoteRelationshipsOf(entity.relationships)) {
+      const state = stateOfHandle(rel.remote.handle);
+      if (state) found.add(state);
+    }
+  }
+  for (const info of diagram.entityInfos().values()) {
+    visit(info.kls);
+    for (const op of [...info.queries, ...info.mutations]) {
+      const returns = op.returns();
+      const element = (returns as { _zod?: { def?: { element?: z.ZodType } } })._zod?.def?.element;
+      const target = refTarget(returns) ?? (element ? refTarget(element) : undefined);
+      if (target) visit(probeRef(target, found));
+    }
+  }
+  for (const kls of extra) visit(kls);
+  return found;
 }
 
 function deepFreeze<T>(value: T, depth = 0): T {

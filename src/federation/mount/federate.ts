@@ -19,9 +19,9 @@ import {
   type EntityDescription,
   type ErIntrospection,
 } from '../protocol.js';
-import { bindRemoteDtos, remoteRelationshipsOf } from '../remote.js';
+import { remoteRelationshipsOf } from '../remote.js';
 import { applyContributions, serviceNameOf, stateOf } from '../state.js';
-import { dtoClasses } from './dtos.js';
+import { dtoClasses, reachedHandles } from './dtos.js';
 import { remoteEdgeFields, type MountedEdge } from './fields.js';
 import { callMember, DEFAULT_TIMEOUT_MS, MemberCallError, type Member } from './http.js';
 import type { Catalog } from './types.js';
@@ -31,6 +31,12 @@ export interface FederateOptions {
   services: Record<string, string>;
   /** Per member request, at mount time and at query time (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Views whose remote DTO fields (`ref(() => reviews.ReviewDTO)`) use a handle that neither
+   * the diagram's remote relationships nor its reachable models mention: only reached handles
+   * get this mounter's DTO classes.
+   */
+  dtos?: readonly AnyModelClass[];
 }
 
 export interface MountedService {
@@ -200,6 +206,9 @@ export async function federate(handler: GraphQLHandler, options: FederateOptions
     throw new FederationError(`This handler${self ? ` (service '${self}')` : ''} is already federated; federate() runs once, at startup`);
   }
   const list = members(options);
+  if (options.dtos !== undefined && (!Array.isArray(options.dtos) || options.dtos.some((k) => typeof k !== 'function'))) {
+    throw new FederationError('federate(): dtos must be a list of model classes');
+  }
   for (const m of list) if (m.service === self) throw new FederationError(`Service '${self}' cannot mount itself`);
   const pulled = await Promise.all(list.map(pull));
   const services = new Map(pulled.map((s) => [s.member.service, s]));
@@ -224,5 +233,10 @@ export async function federate(handler: GraphQLHandler, options: FederateOptions
     if (error instanceof ConfigError) throw new FederationError(`Mounting ${[...services.keys()].join(', ')}: ${error.message}`, { cause: error });
     throw error;
   }
-  for (const [service, dtos] of classes) bindRemoteDtos(service, dtos);
+  // Only this mounter's handles: another mounter in the process may mount a different member
+  // under the same service name.
+  for (const handle of reachedHandles(handler.diagram, options.dtos ?? [])) {
+    const dtos = classes.get(handle.serviceName);
+    if (dtos) handle.bind(dtos);
+  }
 }

@@ -18,10 +18,47 @@ const INDEX = `<!doctype html><meta charset="utf-8"><title>ergraph demo</title><
 <li>GraphQL v5 compat: POST /graphql/v5 · <a href="/graphql/v5/usage">usage</a></li>
 </ul>`;
 
+/**
+ * What GraphiQL opens with: one runnable query showing the grouped roots, nested pagination
+ * (per-parent limits, `has_more`, `total_count`) and a many-to-many relationship, all against
+ * the seeded data, so a newcomer can press run before reading anything.
+ */
+export const DEMO_QUERY = `# Users, their highest-priority tasks, and each task's tags and latest comments.
+# Press the run button (or Ctrl-Enter); the Docs and Explorer panes list every field.
+{
+  User {
+    getAll(limit: 3) {
+      id
+      name
+      email
+      assignedTasks(limit: 2) {
+        items {
+          id
+          title
+          status
+          priority
+          tags(limit: 3) {
+            items { label }
+          }
+          comments(limit: 2) {
+            items {
+              body
+              author { name }
+            }
+            pagination { has_more total_count }
+          }
+        }
+        pagination { has_more total_count }
+      }
+    }
+  }
+}
+`;
+
 export function createApp(graph: DemoGraph, db: SqlDatabase): Hono {
   const app = new Hono();
   app.route('/', compatApp(createCompatHandler(graph.handler), { path: '/graphql/v5' }));
-  app.route('/', graphqlApp(graph.handler, { path: '/graphql' }));
+  app.route('/', graphqlApp(graph.handler, { path: '/graphql', defaultQuery: DEMO_QUERY }));
   app.route('/', createUseCaseRouter(demoServices(db, graph)));
   const apps = [{ name: 'demo', handler: graph.handler, description: 'Users, projects, tasks, comments and tags' }];
   app.route('/', mcpApp(() => createMcpServer({ apps, v5Compat: true })));

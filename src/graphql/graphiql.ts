@@ -9,6 +9,11 @@ export interface GraphiqlOptions {
   /** Base URL of the assets (see `GRAPHIQL_ASSETS`); defaults to `<endpoint>/assets`. */
   assetsPath?: string;
   title?: string;
+  /**
+   * The query the editor opens with when the browser has none stored, instead of GraphiQL's
+   * generic welcome comment: give newcomers something they can run right away.
+   */
+  defaultQuery?: string;
 }
 
 /** Asset file name → the installed package and the file inside it. */
@@ -24,8 +29,16 @@ export const GRAPHIQL_ASSETS: Readonly<Record<string, { pkg: string; file: strin
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** Safe inside a <script>: JSON with `<` escaped so a value cannot close the tag. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+/**
+ * Safe inside a <script>: JSON with `<` escaped so a value cannot close the tag (`</script>`)
+ * or open a comment (`<!--`), and U+2028/U+2029 escaped for older engines that end a string
+ * literal at them. The result is still a JSON literal of the same value.
+ */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 export function graphiqlHtml(options: GraphiqlOptions = {}): string {
   const endpoint = options.endpoint ?? '/graphql';
@@ -52,9 +65,10 @@ export function graphiqlHtml(options: GraphiqlOptions = {}): string {
       const endpoint = new URL(${scriptJson(endpoint)}, window.location.href).toString();
       const fetcher = GraphiQL.createFetcher({ url: endpoint });
       const explorer = GraphiQLPluginExplorer.explorerPlugin();
-      ReactDOM.createRoot(document.getElementById('graphiql')).render(
-        React.createElement(GraphiQL, { fetcher, plugins: [explorer], defaultEditorToolsVisibility: true }),
-      );
+      const props = { fetcher, plugins: [explorer], defaultEditorToolsVisibility: true };
+      const defaultQuery = ${scriptJson(options.defaultQuery ?? null)};
+      if (defaultQuery !== null) props.defaultQuery = defaultQuery;
+      ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, props));
     </script>
   </body>
 </html>

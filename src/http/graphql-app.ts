@@ -15,6 +15,8 @@ export interface GraphqlAppOptions {
   context?: (c: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Serve GraphiQL on GET without a query (default true). */
   graphiql?: boolean;
+  /** The query GraphiQL opens with (see `GraphiqlOptions.defaultQuery`); GraphiQL's welcome comment when unset. */
+  defaultQuery?: string;
   /**
    * Send `"errors": null` in application/json results without errors (default true: the
    * response shape of spec 4.1). GraphQL itself says the entry must then be absent, and the
@@ -166,7 +168,7 @@ export function graphqlApp(handler: GraphQLHandler, options: GraphqlAppOptions =
     const query = c.req.query();
     const wantsHtml = acceptedTypes(c).includes('text/html');
     if (query.query === undefined && wantsHtml && options.graphiql !== false) {
-      return c.html(handler.getGraphiqlHtml({ endpoint: path, assetsPath: `${base}/assets` }));
+      return c.html(handler.getGraphiqlHtml({ endpoint: path, assetsPath: `${base}/assets`, defaultQuery: options.defaultQuery }));
     }
     const type = negotiate(c);
     if (!type) return requestError(c, JSON_TYPE, new RequestError(406, `Accept ${JSON_TYPE} or ${GRAPHQL_RESPONSE_TYPE}`));

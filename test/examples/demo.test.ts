@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
-import { createApp } from '../../examples/demo/app.js';
+import { createApp, DEMO_QUERY } from '../../examples/demo/app.js';
 import { openDatabase, type DemoDatabase } from '../../examples/demo/database.js';
 import { buildGraph } from '../../examples/demo/graph.js';
 import { ensureSeeded } from '../../examples/demo/seed.js';
@@ -67,6 +67,26 @@ describe('the demo service, in-process', () => {
     const body = await post(`{ Project { search(text: "revamp", limit: 2) { name } } }`);
     expect(body.errors).toBeNull();
     expect(body.data!.Project.search.every((p: { name: string }) => p.name.includes('revamp'))).toBe(true);
+  });
+
+  it("opens GraphiQL on a nested paginated query that runs against the demo's data", async () => {
+    const html = await (await app.request('/graphql', { headers: { accept: 'text/html' } })).text();
+    // The page embeds the query as a JSON string literal (with `<` escaped).
+    expect(html).toContain(JSON.stringify(DEMO_QUERY).replace(/</g, '\\u003c'));
+    const body = await post(DEMO_QUERY);
+    expect(body.errors).toBeNull();
+    const users = body.data!.User.getAll as any[];
+    expect(users).toHaveLength(3);
+    // Every level must show data, or the newcomer's first run would look empty.
+    const tasks = users.flatMap((u) => u.assignedTasks.items);
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.some((t) => t.tags.items.length > 0)).toBe(true);
+    expect(tasks.some((t) => t.comments.items.length > 0 && t.comments.items[0].author.name)).toBe(true);
+    for (const user of users) {
+      const { items, pagination } = user.assignedTasks;
+      expect(items.length).toBe(Math.min(2, pagination.total_count));
+      expect(pagination.has_more).toBe(pagination.total_count > 2);
+    }
   });
 
   const call = (path: string, body: unknown, headers: Record<string, string> = {}) =>

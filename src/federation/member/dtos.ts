@@ -134,16 +134,19 @@ export function describeDtos(dtos: ReadonlyMap<string, PublicDto>): DtoDescripti
   return out;
 }
 
-/** Plain JSON of a resolved DTO: declared, non-excluded fields only; nested models recursively. */
-function plain(value: unknown, depth = 0): unknown {
-  if (depth > 64) throw new ConfigError('DTO value nests deeper than 64 levels (a cycle?)');
-  if (Array.isArray(value)) return value.map((v) => plain(v, depth + 1));
+/**
+ * Plain JSON of a resolved DTO: declared, non-excluded fields only; nested models recursively.
+ * `dto` is the published DTO being answered, so the depth error says which one to look at.
+ */
+function plain(value: unknown, dto: string, depth = 0): unknown {
+  if (depth > 64) throw new ConfigError(`DTO ${dto}: value nests deeper than 64 levels (a cycle?)`);
+  if (Array.isArray(value)) return value.map((v) => plain(v, dto, depth + 1));
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
   if (!isModelInstance(value)) return value;
   const out: Record<string, unknown> = {};
   for (const { key, info } of modelFields(value.constructor as AnyModelClass)) {
-    if (!isExcluded(info)) out[key] = plain((value as Record<string, unknown>)[key], depth + 1);
+    if (!isExcluded(info)) out[key] = plain((value as Record<string, unknown>)[key], dto, depth + 1);
   }
   return out;
 }
@@ -215,5 +218,5 @@ export async function dtoBatch(
   const built = lists.map((items) => items.map((item) => new Dto(item)));
   const all = built.flat();
   if (all.length) await resolveTree(all, diagram, new LoaderPool({ context }));
-  return { protocol: PROTOCOL, items: built.map((items) => items.map((item) => plain(item)) as unknown[]) };
+  return { protocol: PROTOCOL, items: built.map((items) => items.map((item) => plain(item, dto.name)) as unknown[]) };
 }

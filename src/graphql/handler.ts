@@ -12,6 +12,7 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
+import type { FederateOptions } from '../federation/mount/federate.js';
 import type { ErDiagram } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import { graphiqlHtml, type GraphiqlOptions } from './graphiql.js';
@@ -150,7 +151,7 @@ export class GraphQLHandler {
    * Mount other services (`ergraph/federation`): pull their ER graphs, validate, add the remote
    * fields to this schema, freeze. The federation module is loaded only when this is called.
    */
-  async federate(options: { services: Record<string, string>; timeoutMs?: number }): Promise<void> {
+  async federate(options: FederateOptions): Promise<void> {
     const { federate } = await import('../federation/mount/federate.js');
     await federate(this, options);
   }

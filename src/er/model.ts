@@ -104,6 +104,7 @@ export function exclude<S extends z.ZodType>(schema: S): S {
 export const isExcluded = (info: FieldInfo) => findMarker(info, 'exclude') !== undefined;
 
 function serialize(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return value.map(serialize);
   // Nested models follow the root's rules whether or not they were decorated themselves.
   if (isModelInstance(value)) {
@@ -123,6 +124,14 @@ function toPlain(obj: Record<string, unknown>): Record<string, unknown> {
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * A bigint in JSON: a decimal string, as GraphQL's `BigInt` scalar sends it (a JSON number loses
+ * digits past 2^53, and `JSON.stringify` throws on bigint).
+ */
+export const BIGINT_JSON_SCHEMA = { type: 'string', pattern: '^-?\\d+$', format: 'int64' } as const;
+const isBigInt = (schema: unknown) =>
+  (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'bigint';
+
 function fieldJsonSchema(info: FieldInfo, defs: Record<string, JsonSchema>): JsonSchema {
   let item: JsonSchema;
   if (info.model) {
@@ -134,7 +143,13 @@ function fieldJsonSchema(info: FieldInfo, defs: Record<string, JsonSchema>): Jso
     }
     item = { $ref: `#/$defs/${name}` };
   } else {
-    const { $schema: _, ...rest } = z.toJSONSchema(info.base, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _, ...rest } = z.toJSONSchema(info.base, {
+      io: 'output',
+      unrepresentable: 'any',
+      override: (ctx) => {
+        if (isBigInt(ctx.zodSchema)) Object.assign(ctx.jsonSchema, BIGINT_JSON_SCHEMA);
+      },
+    }) as JsonSchema;
     item = rest;
   }
   if (info.list) {

@@ -11,8 +11,6 @@ import { defOf } from '../graphql/scalars.js';
 
 const DECIMAL = /^-?\d+$/;
 
-/** The OpenAPI form of a bigint: the same decimal string GraphQL's `BigInt` sends. */
-export const BIGINT_JSON_SCHEMA = { type: 'string', pattern: '^-?\\d+$', format: 'int64' } as const;
 
 export const isBigIntSchema = (schema: z.ZodType) => defOf(schema).type === 'bigint';
 

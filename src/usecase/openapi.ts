@@ -4,9 +4,9 @@
  * become `components.schemas` entries holding their serialized form (`jsonSchema(kls)`).
  */
 import { z } from 'zod';
-import { jsonSchema, modelFields, type AnyModelClass } from '../er/model.js';
-import { refTarget, type FieldInfo } from '../er/schema.js';
-import { BIGINT_JSON_SCHEMA, isBigIntSchema } from './bigint.js';
+import { BIGINT_JSON_SCHEMA, jsonSchema, type AnyModelClass } from '../er/model.js';
+import { refTarget } from '../er/schema.js';
+import { isBigIntSchema } from './bigint.js';
 import { ConfigError } from '../er/errors.js';
 import type { ServiceRoute, UseCaseAppConfig } from './service.js';
 
@@ -29,7 +29,6 @@ class Components {
       const { $defs, ...root } = jsonSchema(kls) as Json & { $defs?: Record<string, Json> };
       this.schemas[kls.name] = relink(root);
       for (const [name, def] of Object.entries($defs ?? {})) this.schemas[name] ??= relink(def);
-      documentBigInts(kls, this.schemas);
     }
     return COMPONENT + kls.name;
   }
@@ -51,31 +50,6 @@ class Components {
     for (const [name, def] of Object.entries($defs ?? {})) this.schemas[name] ??= relink(def);
     return relink(rest);
   }
-}
-
-/**
- * Model components come from `jsonSchema(kls)`, which leaves bigint fields as `{}`. Follow the
- * model's fields (and the models they reach, which are components too) and fill those leaves
- * in, looking through the `anyOf [x, null]` and `array` wrappers `jsonSchema` puts around them.
- */
-function documentBigInts(kls: AnyModelClass, schemas: Record<string, Json>, seen = new Set<AnyModelClass>()): void {
-  if (seen.has(kls)) return;
-  seen.add(kls);
-  const properties = (schemas[kls.name]?.properties ?? {}) as Record<string, Json>;
-  for (const { key, info } of modelFields(kls)) {
-    if (info.model) documentBigInts(info.model(), schemas, seen);
-    else if (isBigIntSchema(info.base) && properties[key]) Object.assign(leafOf(properties[key], info), BIGINT_JSON_SCHEMA);
-  }
-}
-
-function leafOf(json: Json, info: FieldInfo): Json {
-  let node = json;
-  if (info.nullable || info.optional) node = (node.anyOf as Json[])[0]!;
-  if (info.list) {
-    node = node.items as Json;
-    if (info.itemNullable) node = (node.anyOf as Json[])[0]!;
-  }
-  return node;
 }
 
 /** Rewrite local `#/$defs/X` references to component references. */

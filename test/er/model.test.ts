@@ -62,3 +62,13 @@ describe('models', () => {
     expect(JSON.stringify(new Out({ a: 1, b: 2 }))).toBe('{"a":1}');
   });
 });
+
+describe('bigint fields', () => {
+  it('serialize as decimal strings and are documented as such', () => {
+    const Big = serialization(class Big extends model({ id: z.bigint(), ids: z.array(z.bigint()) }) {});
+    expect(JSON.stringify(new Big({ id: 2n ** 63n - 1n, ids: [1n] }))).toBe('{"id":"9223372036854775807","ids":["1"]}');
+    const schema = jsonSchema(Big) as Record<string, any>;
+    expect(schema.properties.id).toEqual({ type: 'string', pattern: '^-?\\d+$', format: 'int64' });
+    expect(schema.properties.ids.items).toEqual({ type: 'string', pattern: '^-?\\d+$', format: 'int64' });
+  });
+});

@@ -26,9 +26,17 @@ export function markersOf(schema: z.ZodType): readonly Marker[] {
  * A field holding an instance of another model. The thunk defers the lookup so models can
  * reference each other in cycles and before they are declared.
  */
-export function ref<M extends AnyModelClass>(thunk: () => M): z.ZodType<InstanceType<M>> {
+export function ref<M extends AnyModelClass>(thunk: () => M): z.ZodType<InstanceType<M>>;
+/**
+ * A model whose own shape refers back to it cannot have its type inferred: TypeScript reports
+ * the class as referenced in its own base expression, even through the class's instance type.
+ * Name the field's type with an interface instead:
+ * `parent: ref<TreeNodeData>((): AnyModelClass => TreeNode)`.
+ */
+export function ref<T extends object>(thunk: () => AnyModelClass): z.ZodType<T>;
+export function ref(thunk: () => AnyModelClass): z.ZodType {
   const target = () => materialized(thunk());
-  const schema = z.custom<InstanceType<M>>((value) => {
+  const schema = z.custom((value) => {
     if (value === null || typeof value !== 'object') return false;
     const kls = target();
     return value instanceof kls || kls.schema.safeParse(value).success;

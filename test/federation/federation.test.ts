@@ -1,26 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL } from 'ergraph/federation';
-import { productsHandler, reviewRows, reviewsService, start, usersService, USERS, type Running } from './services.js';
+import { productsHandler, reviewRows, reviewsService, startChain, USERS, type Running } from './services.js';
 
 let usersRun: Running;
 let reviewsRun: Running;
 let reviews: Awaited<ReturnType<typeof reviewsService>>;
 let products: ReturnType<typeof productsHandler>;
 
+let chain: Awaited<ReturnType<typeof startChain>>;
+
 beforeAll(async () => {
-  const users = usersService();
-  usersRun = await start(users.app);
-  reviews = await reviewsService();
-  await reviews.handler.federate({ services: { users: usersRun.address } });
-  reviewsRun = await start(reviews.app);
-  products = productsHandler();
-  await products.federate({ services: { reviews: reviewsRun.address } });
+  chain = await startChain();
+  ({ usersRun, reviewsRun, reviews, products } = chain);
 });
 
 afterAll(async () => {
-  await reviewsRun?.close();
-  await usersRun?.close();
-  await reviews?.close();
+  await chain?.close();
 });
 
 const rows = reviewRows();

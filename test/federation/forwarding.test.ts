@@ -2,26 +2,22 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Entity, ErDiagram, GraphQLHandler, QueryConfig, model } from 'ergraph';
 import { buildFederableApp, RemoteRelationship, RemoteService } from 'ergraph/federation';
-import { productsHandler, reviewRows, reviewsService, start, usersService, type Running } from './services.js';
+import { productsHandler, reviewRows, reviewsService, start, startChain, type Running } from './services.js';
 
 let usersRun: Running;
 let reviewsRun: Running;
 let reviews: Awaited<ReturnType<typeof reviewsService>>;
 let products: ReturnType<typeof productsHandler>;
 
+let chain: Awaited<ReturnType<typeof startChain>>;
+
 beforeAll(async () => {
-  usersRun = await start(usersService().app);
-  reviews = await reviewsService();
-  await reviews.handler.federate({ services: { users: usersRun.address } });
-  reviewsRun = await start(reviews.app);
-  products = productsHandler();
-  await products.federate({ services: { reviews: reviewsRun.address } });
+  chain = await startChain();
+  ({ usersRun, reviewsRun, reviews, products } = chain);
 });
 
 afterAll(async () => {
-  await reviewsRun?.close();
-  await usersRun?.close();
-  await reviews?.close();
+  await chain?.close();
 });
 
 describe('forwarded selections', () => {

@@ -159,3 +159,24 @@ export function productsHandler() {
   return new GraphQLHandler(new ErDiagram({ entities: [entity] }), { serviceName: 'products' });
 }
 
+
+/** users <- reviews <- products, the chain most federation tests query; `close()` stops it all. */
+export async function startChain() {
+  const usersRun = await start(usersService().app);
+  const reviews = await reviewsService();
+  await reviews.handler.federate({ services: { users: usersRun.address } });
+  const reviewsRun = await start(reviews.app);
+  const products = productsHandler();
+  await products.federate({ services: { reviews: reviewsRun.address } });
+  return {
+    usersRun,
+    reviewsRun,
+    reviews,
+    products,
+    async close() {
+      await reviewsRun.close();
+      await usersRun.close();
+      await reviews.close();
+    },
+  };
+}

@@ -3,7 +3,8 @@
  * The CLI runner and the tests both go through here, so what they see is the same.
  */
 import { parse as parseGraphQL } from 'graphql';
-import { parseSource } from './lib/parse.js';
+import { checkParses, parseSource, SCRIPT_EXTENSIONS } from './lib/parse.js';
+import { Project, scanModule, type ModuleFacts } from './lib/project.js';
 import { ParseError, type Transform, type TransformOptions, type TransformResult } from './types.js';
 
 export interface FileOutcome {
@@ -25,17 +26,18 @@ export function assertParses(output: string, file: string): void {
     } catch (e) {
       throw new ParseError(file, `output does not parse: ${(e as Error).message}`);
     }
-  } else if (/\.[cm]?[jt]sx?$/.test(file)) {
+  } else if (/\.[cm]?[jt]sx?$/.test(file)) checkParses(output, file);
+  else if (/\.json$/.test(file)) {
     try {
-      parseSource(output, file);
+      JSON.parse(output);
     } catch (e) {
-      throw new ParseError(file, `output does not parse: ${(e as Error).message}`);
+      throw new ParseError(file, `output is not JSON: ${(e as Error).message}`);
     }
   }
 }
 
-export function scanFile<F>(transform: Transform<F>, source: string, file: string): F[] {
-  return transform.scan ? transform.scan(source, file) : [];
+export function scanFile<F>(transform: Transform<F>, source: string, file: string, options?: TransformOptions): F[] {
+  return transform.scan ? transform.scan(source, file, options) : [];
 }
 
 export function applyFile<F>(
@@ -69,6 +71,19 @@ export function applyTransform<F>(
   return outcome.result as TransformResult;
 }
 
+function projectOf(files: ReadonlyMap<string, string>): Project {
+  const facts: ModuleFacts[] = [];
+  for (const [file, source] of files) {
+    if (!SCRIPT_EXTENSIONS.some((e) => file.endsWith(e))) continue;
+    try {
+      facts.push(scanModule(parseSource(source, file)));
+    } catch {
+      // A file that does not parse is reported by the transform itself.
+    }
+  }
+  return new Project(facts);
+}
+
 /**
  * One transform over a set of files: scan every file first (facts from all of them reach every
  * `apply`), then apply. Files the transform does not handle come back untouched without a result.
@@ -76,14 +91,16 @@ export function applyTransform<F>(
 export function applyToFiles<F>(
   transform: Transform<F>,
   files: ReadonlyMap<string, string>,
-  options: TransformOptions = {},
+  given: TransformOptions = {},
 ): Map<string, FileOutcome> {
+  // The files' own module graph (barrels, aliases), as the runner builds it, unless one is given.
+  const options = given.project ? given : { ...given, project: projectOf(files) };
   const facts: F[] = [];
   const outcomes = new Map<string, FileOutcome>();
   for (const [file, source] of files) {
     if (!handles(transform, file)) continue;
     try {
-      facts.push(...scanFile(transform, source, file));
+      facts.push(...scanFile(transform, source, file, options));
     } catch (error) {
       outcomes.set(file, { file, source, error: error as Error });
     }

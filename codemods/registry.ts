@@ -38,12 +38,28 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** Every version a step starts or ends at, oldest first: the only labels `upgrade` accepts. */
+export const KNOWN_VERSIONS: readonly string[] = (() => {
+  const labels = transforms.flatMap((t) => [t.from, t.to]);
+  return [...new Set(labels)].sort(compareVersions);
+})();
+
+/** The known label a user's label stands for (`v5`, `5.0` → `5`), or undefined. */
+export function knownVersion(label: string): string | undefined {
+  if (!parseVersion(label)) return undefined;
+  return KNOWN_VERSIONS.find((v) => compareVersions(v, label) === 0);
+}
+
 /**
  * The steps between two versions: every transform whose target lies in (from, to], in version
  * order. A step is chosen by where it lands, so `--from 5.5 --to 6` still includes a `5 → 6` step.
+ * Only known versions are accepted: a guess (`--from 3.5`, `--to 7`) would quietly pick steps.
  */
 export function upgradePath(from: string, to: string, all: readonly Transform[] = transforms): Transform[] {
-  for (const v of [from, to]) if (!parseVersion(v)) throw new RangeError(`not a version: ${v}`);
+  for (const v of [from, to]) {
+    if (!parseVersion(v)) throw new RangeError(`not a version: ${v} (known versions: ${KNOWN_VERSIONS.join(', ')})`);
+    if (all === transforms && !knownVersion(v)) throw new RangeError(`unknown version ${v}: known versions are ${KNOWN_VERSIONS.join(', ')}`);
+  }
   if (compareVersions(from, to) >= 0) throw new RangeError(`--from ${from} must be older than --to ${to}`);
   return all
     .map((t, index) => ({ t, index }))

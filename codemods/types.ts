@@ -3,6 +3,9 @@
  * transforms through this interface, so each transform stays a plain module with one job.
  */
 import type { GraphQLSchema } from 'graphql';
+import type { FileChanges } from './lib/changes.js';
+import type { ImportFixes } from './lib/ergraph-imports.js';
+import type { Script } from './lib/script.js';
 
 /** Something a transform could not migrate safely: the text is left as is and marked. */
 export interface ManualItem {
@@ -10,6 +13,8 @@ export interface ManualItem {
   line: number;
   column: number;
   reason: string;
+  /** The transform that left it (set when several steps share one pass over a file). */
+  transform?: string;
 }
 
 export interface TransformResult {
@@ -19,11 +24,22 @@ export interface TransformResult {
   manual: ManualItem[];
   /** Informational notes for the report (e.g. a derived relationship name). */
   notes: string[];
+  /**
+   * Places left for a later run rather than a human, not marked in the file: v5-to-v6 documents
+   * when no v6 schema was found. Each reason says the exact next step.
+   */
+  pending?: ManualItem[];
+  /** GraphQL documents left alone because none of their root fields belong to the given schema. */
+  notForThisApi?: ManualItem[];
 }
 
 export interface TransformOptions {
   /** v5-to-v6: the v6 schema used to resolve flat root field names. */
   schema?: GraphQLSchema;
+  /** v5-to-v6: several v6 schemas (a project with several diagrams); each document uses the one its root fields belong to. */
+  schemas?: readonly GraphQLSchema[];
+  /** The run's module graph (barrels, aliases), set by the runner; a transform alone sees one file. */
+  project?: unknown;
   [key: string]: unknown;
 }
 
@@ -68,6 +84,22 @@ export interface Transform<Fact = unknown> {
    * Optional first pass over every file (may run in parallel workers). The facts of all files
    * are handed to every `apply` call: this is how a step moves a declaration into another file.
    */
-  scan?(source: string, file: string): Fact[];
+  scan?(source: string, file: string, options?: TransformOptions): Fact[];
   apply(source: string, ctx: { file: string; facts: readonly Fact[]; options: TransformOptions }): TransformResult;
+  /**
+   * The same work on a script already parsed: the runner parses each file once and lets every
+   * step of a chain add its edits to one `FileChanges`, so five steps cost one parse, not ten.
+   */
+  script?: ScriptStep<Fact>;
+}
+
+export interface ScriptStep<Fact = unknown> {
+  /** Cheap text test: false means nothing for this step in the file (no parse on its behalf). */
+  wants(source: string): boolean;
+  scan?(script: Script): Fact[];
+  apply(script: Script, ctx: { facts: readonly Fact[]; options: TransformOptions; changes: FileChanges }): void;
+  /** What the step found besides edits (documents left alone), read after its edits are applied. */
+  finish?(script: Script): Pick<TransformResult, 'pending' | 'notForThisApi'>;
+  /** How the file's ergraph imports follow the step's edits (dropped, renamed, moved names). */
+  imports?: ImportFixes | ((script: Script) => ImportFixes);
 }

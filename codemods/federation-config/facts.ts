@@ -5,7 +5,10 @@
  */
 import { findProp, keyOf, newExpressionsOf, optionsArg, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
 import { ergraphExportOf, isReference, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
+import { EMPTY_PROJECT, type Project } from '../lib/project.js';
+import { classRef } from '../v3-to-v4/relationships.js';
 
 /** Text of a moved expression, with the places that name ergraph exports (rewritten for the destination). */
 export interface PortableText {
@@ -69,28 +72,22 @@ function staticMember(cls: ts.ClassLikeDeclaration, name: string): ts.PropertyDe
 }
 
 /** The source entity of a subset class: `extends DefineSubset(E, ...)` or `DefineSubset(new SubsetConfig({ kls: E }))`. */
-export function subsetSource(cls: ts.ClassLikeDeclaration, imports: ErgraphImports): string | undefined {
+export function subsetSource(cls: ts.ClassLikeDeclaration, imports: ErgraphImports, project: Project = EMPTY_PROJECT): string | undefined {
   const heritage = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
   if (!heritage || !ts.isCallExpression(heritage) || ergraphExportOf(heritage.expression, imports) !== 'DefineSubset') return undefined;
   const [first] = heritage.arguments;
-  if (first && ts.isIdentifier(first)) return first.text;
   if (first && ts.isNewExpression(first) && ergraphExportOf(first.expression, imports) === 'SubsetConfig') {
     const opts = optionsArg(first);
     const kls = opts && findProp(opts, 'kls');
     const value = kls && valueOf(kls);
-    return value && ts.isIdentifier(value) ? value.text : undefined;
+    return value ? classRef(value, project)?.name : undefined;
   }
-  return undefined;
+  // The entity's own name, whatever alias or barrel brought it here.
+  return first ? classRef(first, project)?.name : undefined;
 }
 
 export function classes(sf: ts.SourceFile): ts.ClassDeclaration[] {
-  const found: ts.ClassDeclaration[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isClassDeclaration(node) && node.name) found.push(node);
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  return found;
+  return nodesOf(sf).classes;
 }
 
 export { staticMember };
@@ -128,12 +125,12 @@ function readAutoQuery(node: ts.NewExpression, sf: ts.SourceFile, imports: Ergra
   return fact;
 }
 
-export function scanFederation(sf: ts.SourceFile, imports: ErgraphImports): FederationFact[] {
+export function scanFederation(sf: ts.SourceFile, imports: ErgraphImports, project: Project = EMPTY_PROJECT): FederationFact[] {
   const facts: FederationFact[] = [];
   for (const cls of classes(sf)) {
     const keys = staticMember(cls, '__federation_keys__');
     const orders = staticMember(cls, '__pagination_orders__');
-    const subsetOf = subsetSource(cls, imports);
+    const subsetOf = subsetSource(cls, imports, project);
     facts.push({
       kind: 'class',
       file: sf.fileName,

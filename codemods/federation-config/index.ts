@@ -5,10 +5,12 @@
  * entity has several keys; DTO-level orders move to the source entity.
  */
 import { findProp, indentAt, newExpressionsOf, optionsArg, renameKey, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
-import { fileChanges, type FileChanges } from '../lib/changes.js';
-import { fixImports, localFor, readErgraphImports, removalRange, type ErgraphImports } from '../lib/ergraph-imports.js';
-import { parseSource, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
-import type { Transform } from '../types.js';
+import type { FileChanges } from '../lib/changes.js';
+import { localFor, removalRange, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
+import type { Project } from '../lib/project.js';
+import { scriptTransform } from '../lib/script.js';
+import { classRef } from '../v3-to-v4/relationships.js';
 import { classes, scanFederation, staticMember, subsetSource, type FederationFact, type PortableText } from './facts.js';
 import { planFederation, siteKey, type Plan } from './plan.js';
 
@@ -51,11 +53,11 @@ function removeOldAutoQuery(ch: FileChanges, plan: Plan, imports: ErgraphImports
   }
 }
 
-function insertStatics(ch: FileChanges, plan: Plan, imports: ErgraphImports, used: Set<string>): void {
+function insertStatics(ch: FileChanges, plan: Plan, imports: ErgraphImports, used: Set<string>, project: Project): void {
   const { sf, source } = ch;
   for (const cls of classes(sf)) {
     const entity = plan.entities.get(cls.name!.text);
-    if (!entity || entity.file !== sf.fileName || subsetSource(cls, imports)) continue;
+    if (!entity || entity.file !== sf.fileName || subsetSource(cls, imports, project)) continue;
     const lines: string[] = [];
     const first = cls.members[0];
     const classIndent = indentAt(source, cls.getStart(sf));
@@ -78,9 +80,9 @@ function insertStatics(ch: FileChanges, plan: Plan, imports: ErgraphImports, use
   }
 }
 
-function rewriteDtoOrders(ch: FileChanges, plan: Plan, imports: ErgraphImports): void {
+function rewriteDtoOrders(ch: FileChanges, plan: Plan, imports: ErgraphImports, project: Project): void {
   for (const cls of classes(ch.sf)) {
-    const member = subsetSource(cls, imports) ? staticMember(cls, '__pagination_orders__') : undefined;
+    const member = subsetSource(cls, imports, project) ? staticMember(cls, '__pagination_orders__') : undefined;
     if (!member) continue;
     const problem = plan.problems.get(siteKey(ch.sf.fileName, member.getStart(ch.sf)));
     if (problem) ch.manual(member, problem);
@@ -91,7 +93,7 @@ function rewriteDtoOrders(ch: FileChanges, plan: Plan, imports: ErgraphImports):
   }
 }
 
-function rewriteJoinKeys(ch: FileChanges, plan: Plan, imports: ErgraphImports): void {
+function rewriteJoinKeys(ch: FileChanges, plan: Plan, imports: ErgraphImports, project: Project): void {
   for (const { node } of newExpressionsOf(ch.sf, imports, ['SubsetConfig'])) {
     const opts = optionsArg(node);
     const joinKey = opts && findProp(opts, 'federationJoinKey');
@@ -99,7 +101,8 @@ function rewriteJoinKeys(ch: FileChanges, plan: Plan, imports: ErgraphImports): 
     const unsafe = unsafeOptions(opts);
     const kls = findProp(opts, 'kls');
     const klsValue = kls && valueOf(kls);
-    const keys = klsValue && ts.isIdentifier(klsValue) ? plan.entities.get(klsValue.text)?.keys : undefined;
+    const entityName = klsValue && classRef(klsValue, project)?.name;
+    const keys = entityName ? plan.entities.get(entityName)?.keys : undefined;
     const key = stringValue(valueOf(joinKey));
     if (unsafe || !keys || key === undefined || !keys.includes(key)) {
       const why = unsafe ?? (!keys ? 'the federation keys of its entity are unknown' : `'${key ?? '?'}' is not one of the keys [${keys.join(', ')}]`);
@@ -112,33 +115,36 @@ function rewriteJoinKeys(ch: FileChanges, plan: Plan, imports: ErgraphImports): 
   }
 }
 
-const transform: Transform<FederationFact> = {
-  name: 'federation-config',
-  from: '5.5',
-  to: '6',
-  description:
-    'AutoQueryConfig batchKeys/batchPages → static __federation_keys__/__pagination_orders__ on the entity, ' +
-    'SubsetConfig federationJoinKey → federationKey (only with several keys), DTO-level orders → source entity',
-  extensions: SCRIPT_EXTENSIONS,
-  scan(source, file) {
-    if (!source.includes('class') && !source.includes('AutoQueryConfig')) return [];
-    const sf = parseSource(source, file);
-    return scanFederation(sf, readErgraphImports(sf));
+/** Order names a file's moved orders use: their imports stay although the old uses went. */
+const usedBy = new WeakMap<ts.SourceFile, Set<string>>();
+const ORDER_NAMES = ['BatchPageConfig', 'PageOrder', 'OrderTerm'];
+
+const transform = scriptTransform<FederationFact>(
+  {
+    name: 'federation-config',
+    from: '5.5',
+    to: '6',
+    description:
+      'AutoQueryConfig batchKeys/batchPages → static __federation_keys__/__pagination_orders__ on the entity, ' +
+      'SubsetConfig federationJoinKey → federationKey (only with several keys), DTO-level orders → source entity',
+    extensions: SCRIPT_EXTENSIONS,
   },
-  apply(source, { file, facts }) {
-    const sf = parseSource(source, file);
-    const imports = readErgraphImports(sf);
-    const ch = fileChanges(sf);
-    const plan = planFederation(facts.length > 0 ? facts : scanFederation(sf, imports));
-    removeOldAutoQuery(ch, plan, imports);
-    const used = new Set<string>();
-    insertStatics(ch, plan, imports, used);
-    rewriteDtoOrders(ch, plan, imports);
-    rewriteJoinKeys(ch, plan, imports);
-    // Names the moved orders use stay imported even though their old uses were removed.
-    fixImports(ch, imports, ['BatchPageConfig', 'PageOrder', 'OrderTerm'].filter((n) => !used.has(n)));
-    return ch.result();
+  {
+    wants: (source) => /\bclass\b|AutoQueryConfig|federationJoinKey/.test(source),
+    scan: ({ sf, imports, project }) => scanFederation(sf, imports, project),
+    apply({ sf, imports, project }, { facts, changes: ch }) {
+      const plan = planFederation(facts.length > 0 ? facts : scanFederation(sf, imports, project));
+      removeOldAutoQuery(ch, plan, imports);
+      const used = new Set<string>();
+      usedBy.set(sf, used);
+      insertStatics(ch, plan, imports, used, project);
+      rewriteDtoOrders(ch, plan, imports, project);
+      rewriteJoinKeys(ch, plan, imports, project);
+    },
+    // v6 exports AutoQueryConfig from 'ergraph/orm' only: imports of it (and of any name from a
+    // wrong entry point) move there.
+    imports: ({ sf }) => ({ drop: ORDER_NAMES.filter((n) => !usedBy.get(sf)?.has(n)), relocate: true }),
   },
-};
+);
 
 export default transform;

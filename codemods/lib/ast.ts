@@ -1,6 +1,7 @@
 /** Small questions about object literals and calls that every transform asks. */
 import type { FileChanges } from './changes.js';
 import { ergraphExportOf, type ErgraphImports } from './ergraph-imports.js';
+import { nodesOf } from './nodes.js';
 import { ts } from './parse.js';
 
 export type Prop = ts.ObjectLiteralElementLike;
@@ -60,14 +61,10 @@ export function newExpressionsOf(
   names: readonly string[],
 ): { node: ts.NewExpression; exportName: string }[] {
   const found: { node: ts.NewExpression; exportName: string }[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isNewExpression(node)) {
-      const exportName = ergraphExportOf(node.expression, imports);
-      if (exportName && names.includes(exportName)) found.push({ node, exportName });
-    }
-    node.forEachChild(visit);
-  };
-  visit(sf);
+  for (const node of nodesOf(sf).news) {
+    const exportName = ergraphExportOf(node.expression, imports);
+    if (exportName && names.includes(exportName)) found.push({ node, exportName });
+  }
   return found;
 }
 
@@ -77,14 +74,10 @@ export function callsOf(
   names: readonly string[],
 ): { node: ts.CallExpression; exportName: string }[] {
   const found: { node: ts.CallExpression; exportName: string }[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) {
-      const exportName = ergraphExportOf(node.expression, imports);
-      if (exportName && names.includes(exportName)) found.push({ node, exportName });
-    }
-    node.forEachChild(visit);
-  };
-  visit(sf);
+  for (const node of nodesOf(sf).calls) {
+    const exportName = ergraphExportOf(node.expression, imports);
+    if (exportName && names.includes(exportName)) found.push({ node, exportName });
+  }
   return found;
 }
 

@@ -14,6 +14,8 @@ export interface FileChanges {
   readonly source: string;
   readonly edits: Edit[];
   readonly notes: string[];
+  /** The transform adding edits now: manual items are tagged with it when steps share one pass. */
+  step?: string;
   replace(node: ts.Node | { start: number; end: number }, text: string): void;
   insert(pos: number, text: string): void;
   manual(node: ts.Node, reason: string): void;
@@ -24,6 +26,11 @@ export interface FileChanges {
 interface Pending {
   pos: number;
   reason: string;
+}
+
+/** Edits of two steps that claim the same text: the runner then runs the steps one after another. */
+export class OverlapError extends Error {
+  override name = 'OverlapError';
 }
 
 function lineStartOf(source: string, pos: number): number {
@@ -86,6 +93,7 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
     source,
     edits,
     notes,
+    step: undefined,
     replace(node, text) {
       const range = 'kind' in node ? { start: node.getStart(sf), end: node.getEnd() } : node;
       if (source.slice(range.start, range.end) !== text) edits.push({ ...range, text });
@@ -96,13 +104,13 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
     manual(node, reason) {
       const { line, column } = at(node);
       if (!manualItems.some((m) => m.line === line && m.column === column && m.reason === reason)) {
-        manualItems.push({ line, column, reason });
+        manualItems.push(this.step ? { line, column, reason, transform: this.step } : { line, column, reason });
         pending.push({ pos: node.getStart(sf), reason });
       }
     },
     note(node, message) {
       const { line } = at(node);
-      notes.push(`${sf.fileName}:${line}: ${message}`);
+      notes.push(`${this.step ? `${this.step}: ` : ''}${sf.fileName}:${line}: ${message}`);
     },
     result() {
       const markerEdits: Edit[] = [];
@@ -120,7 +128,12 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
         const eol = source.includes('\r\n') ? '\r\n' : '\n';
         markerEdits.push({ start: lineStart, end: lineStart, text: `${indent}${TODO_PREFIX}${reason}${eol}` });
       }
-      const output = applyEdits(source, [...markerEdits, ...edits]);
+      let output: string;
+      try {
+        output = applyEdits(source, [...markerEdits, ...edits]);
+      } catch (error) {
+        throw new OverlapError((error as Error).message);
+      }
       manualItems.sort((a, b) => a.line - b.line || a.column - b.column);
       return { output: output === source ? source : output, manual: manualItems, notes };
     },

@@ -1,5 +1,10 @@
-/** Which files a run reads: the given files and directories, minus ignored globs and build output. */
-import { readdirSync, statSync } from 'node:fs';
+/**
+ * Which files a run reads: the given files and directories, minus ignored globs and build output.
+ * Symbolic links are never followed (a link could lead outside the tree the dirty-tree guard
+ * checked, or to a file the run already has under another name): each is reported and skipped,
+ * and so is every entry that cannot be read. Each real file is listed once.
+ */
+import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 
@@ -12,26 +17,100 @@ export interface FileSelection {
   extensions: readonly string[];
 }
 
-function toPosix(p: string): string {
+/** An entry the run did not read, and why; listed in the report, never fatal. */
+export interface SkippedEntry {
+  /** Path relative to `cwd`, `/` separators. */
+  file: string;
+  reason: string;
+}
+
+export interface Collected {
+  files: string[];
+  skipped: SkippedEntry[];
+}
+
+export function toPosix(p: string): string {
   return p.split(sep).join('/');
 }
 
-export function collectFiles(paths: readonly string[], { cwd, ignore, extensions }: FileSelection): string[] {
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+/** Why a symbolic link is skipped: where it points, or that it leads nowhere. */
+function linkReason(abs: string): string {
+  let target = '?';
+  try {
+    target = readlinkSync(abs);
+  } catch {
+    // unreadable link text: the reason below still says what it is
+  }
+  try {
+    realpathSync(abs);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ELOOP') return `symbolic link loop (→ ${target}): not followed`;
+    if (code === 'ENOENT') return `dangling symbolic link (→ ${target}): not followed`;
+    return `symbolic link (→ ${target}) cannot be resolved (${code}): not followed`;
+  }
+  return `symbolic link (→ ${target}): not followed, so nothing is written through it; migrate its target directly`;
+}
+
+export function collectFiles(paths: readonly string[], { cwd, ignore, extensions }: FileSelection): Collected {
   const isIgnored = ignore.length > 0 ? picomatch([...ignore], { dot: true }) : () => false;
+  const rel = (abs: string) => toPosix(relative(cwd, abs)) || '.';
   const ignored = (abs: string) => {
-    const rel = toPosix(relative(cwd, abs));
-    return isIgnored(rel) || isIgnored(`${rel}/`);
+    const r = toPosix(relative(cwd, abs));
+    return isIgnored(r) || isIgnored(`${r}/`);
   };
-  const found = new Set<string>();
-  const visit = (abs: string): void => {
+  const found: string[] = [];
+  const real = new Set<string>();
+  const skipped: SkippedEntry[] = [];
+  const skippedSeen = new Set<string>();
+  const skip = (abs: string, reason: string) => {
+    if (skippedSeen.has(abs)) return;
+    skippedSeen.add(abs);
+    skipped.push({ file: rel(abs), reason });
+  };
+  const wanted = (abs: string) => extensions.some((ext) => abs.endsWith(ext));
+  const visit = (abs: string, given: boolean): void => {
     if (ignored(abs)) return;
-    const stat = statSync(abs);
+    let stat: Stats;
+    try {
+      stat = lstatSync(abs);
+    } catch (error) {
+      // A path the user named must exist; an entry that vanished mid-walk is only skipped.
+      skip(abs, given ? `cannot read: ${errorCode(error)}` : `vanished while listing: ${errorCode(error)}`);
+      return;
+    }
+    if (stat.isSymbolicLink()) {
+      // A link to a file the run does not read anyway (a .json next to the sources) is no news.
+      if (given || wanted(abs)) skip(abs, linkReason(abs));
+      return;
+    }
     if (stat.isDirectory()) {
-      for (const name of readdirSync(abs).sort()) {
-        if (!SKIPPED_DIRS.has(name)) visit(join(abs, name));
+      let names: string[];
+      try {
+        names = readdirSync(abs).sort();
+      } catch (error) {
+        skip(abs, `cannot list the directory: ${errorCode(error)}`);
+        return;
       }
-    } else if (stat.isFile() && extensions.some((ext) => abs.endsWith(ext))) found.add(abs);
+      for (const name of names) if (!SKIPPED_DIRS.has(name)) visit(join(abs, name), false);
+      return;
+    }
+    if (!stat.isFile() || !wanted(abs)) return;
+    // One real file reached twice (`src` and `src/a.ts`, or through a parent path spelled twice).
+    let key = abs;
+    try {
+      key = realpathSync(abs);
+    } catch {
+      // the read will fail and be reported
+    }
+    if (real.has(key)) return;
+    real.add(key);
+    found.push(abs);
   };
-  for (const p of paths) visit(resolve(cwd, p));
-  return [...found];
+  for (const p of paths) visit(resolve(cwd, p), true);
+  return { files: found, skipped };
 }

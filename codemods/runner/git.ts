@@ -1,29 +1,107 @@
-/** The dirty-tree guard: a migration should be easy to review and revert with git. */
+/**
+ * What a run asks git: the dirty-tree guard (a migration should be easy to review and revert),
+ * which files git ignores, which changed since a ref, and one commit per step.
+ */
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
-function git(cwd: string, args: string[]): string | undefined {
+function git(cwd: string, args: string[], input?: string): string | undefined {
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', args, { cwd, encoding: 'utf8', input, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
   } catch {
     return undefined;
   }
 }
 
+/** The git work tree a path lies in, or undefined outside any repository. */
+export function workTreeOf(path: string): string | undefined {
+  const dir = existsSync(path) && statSync(path).isDirectory() ? path : dirname(path);
+  return git(dir, ['rev-parse', '--show-toplevel'])?.trim() || undefined;
+}
+
+function rootsOf(paths: readonly string[], cwd: string): { roots: Set<string>; outside: string[] } {
+  const roots = new Set<string>();
+  const outside: string[] = [];
+  for (const p of paths) {
+    const root = workTreeOf(resolve(cwd, p));
+    if (root) roots.add(root);
+    else outside.push(p);
+  }
+  return { roots, outside };
+}
+
 /** Work trees holding any of the paths that have uncommitted changes, with their status lines. */
 export function dirtyWorkTrees(paths: readonly string[], cwd: string): { root: string; status: string }[] {
-  const roots = new Set<string>();
-  for (const p of paths) {
-    const abs = resolve(cwd, p);
-    const dir = existsSync(abs) && statSync(abs).isDirectory() ? abs : dirname(abs);
-    const root = git(dir, ['rev-parse', '--show-toplevel'])?.trim();
-    if (root) roots.add(root);
-  }
   const dirty: { root: string; status: string }[] = [];
-  for (const root of roots) {
+  for (const root of rootsOf(paths, cwd).roots) {
     const status = git(root, ['status', '--porcelain']);
     if (status && status.trim() !== '') dirty.push({ root, status: status.trimEnd() });
   }
   return dirty;
+}
+
+/** The given paths that lie in no git repository (a writing run there has nothing to revert to). */
+export function outsideGit(paths: readonly string[], cwd: string): string[] {
+  return rootsOf(paths, cwd).outside;
+}
+
+/** Group absolute files by the work tree holding them; files outside any are left out. */
+function byWorkTree(files: readonly string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  const rootOfDir = new Map<string, string | undefined>();
+  for (const file of files) {
+    const dir = dirname(file);
+    if (!rootOfDir.has(dir)) rootOfDir.set(dir, workTreeOf(dir));
+    const root = rootOfDir.get(dir);
+    if (!root) continue;
+    const list = groups.get(root);
+    if (list) list.push(file);
+    else groups.set(root, [file]);
+  }
+  return groups;
+}
+
+/** The files git ignores (`.gitignore`, `.git/info/exclude`, the global excludes), asked in one call per work tree. */
+export function ignoredByGit(files: readonly string[]): Set<string> {
+  const ignored = new Set<string>();
+  for (const [root, list] of byWorkTree(files)) {
+    const out = git(root, ['check-ignore', '--stdin', '-z'], list.map((f) => relative(root, f)).join('\0') + '\0');
+    for (const rel of out?.split('\0') ?? []) if (rel) ignored.add(join(root, rel));
+  }
+  return ignored;
+}
+
+export class GitRefError extends Error {
+  override name = 'UsageError';
+}
+
+/**
+ * Files changed since `ref` in the work trees of `paths`: committed since, modified in the work
+ * tree, or new and not ignored. Absolute paths.
+ */
+export function changedSince(ref: string, paths: readonly string[], cwd: string): Set<string> {
+  const { roots, outside } = rootsOf(paths, cwd);
+  if (outside.length > 0) throw new GitRefError(`--since needs a git repository, and ${outside.join(', ')} is in none`);
+  const changed = new Set<string>();
+  for (const root of roots) {
+    if (git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]) === undefined)
+      throw new GitRefError(`--since ${ref}: not a commit in ${root}`);
+    const diff = git(root, ['diff', '--name-only', '-z', '--no-renames', ref, '--']) ?? '';
+    const fresh = git(root, ['ls-files', '--others', '--exclude-standard', '-z']) ?? '';
+    for (const rel of [...diff.split('\0'), ...fresh.split('\0')]) if (rel) changed.add(join(root, rel));
+  }
+  return changed;
+}
+
+/** Commits exactly `files` (absolute) in their work trees; returns the new commits' short hashes. */
+export function commitFiles(files: readonly string[], message: string): string[] {
+  const hashes: string[] = [];
+  for (const [root, list] of byWorkTree(files)) {
+    const rels = list.map((f) => relative(root, f));
+    if (git(root, ['add', '--', ...rels]) === undefined) throw new Error(`git add failed in ${root}`);
+    if (git(root, ['commit', '-q', '-m', message, '--', ...rels]) === undefined) throw new Error(`git commit failed in ${root}`);
+    hashes.push(git(root, ['rev-parse', '--short', 'HEAD'])?.trim() ?? '?');
+  }
+  return hashes;
 }

@@ -1,5 +1,6 @@
 /** Messages between the runner and its worker threads (structured-clone friendly). */
 import { buildSchema, GraphQLSchema, printSchema } from 'graphql';
+import { Project, type ModuleFacts } from '../lib/project.js';
 import { ParseError, type TransformResult } from '../types.js';
 
 export type Task =
@@ -41,15 +42,22 @@ export function reviveError(e: SerializedError): Error {
 }
 
 /**
- * Transform options cross to worker threads by structured clone, which a schema (v5-to-v6's
- * `--schema`) does not survive: it travels as SDL and is rebuilt on the other side.
+ * Transform options cross to worker threads by structured clone, which schemas (v5-to-v6) and the
+ * module graph do not survive: schemas travel as SDL, the graph as its plain facts.
  */
 export function cloneableOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const { schema, ...rest } = options;
-  return schema instanceof GraphQLSchema ? { ...rest, schemaSdl: printSchema(schema) } : options;
+  const { schema, schemas, project, ...rest } = options;
+  const out: Record<string, unknown> = { ...rest };
+  const all = [...(schema instanceof GraphQLSchema ? [schema] : []), ...((schemas as GraphQLSchema[] | undefined) ?? [])];
+  if (all.length > 0) out.schemaSdls = all.map((s) => printSchema(s));
+  if (project instanceof Project) out.projectFacts = project.allFacts();
+  return out;
 }
 
 export function revivedOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const { schemaSdl, ...rest } = options;
-  return typeof schemaSdl === 'string' ? { ...rest, schema: buildSchema(schemaSdl) } : options;
+  const { schemaSdls, projectFacts, ...rest } = options;
+  const out: Record<string, unknown> = { ...rest };
+  if (Array.isArray(schemaSdls)) out.schemas = schemaSdls.map((sdl: string) => buildSchema(sdl));
+  if (Array.isArray(projectFacts)) out.project = new Project(projectFacts as ModuleFacts[]);
+  return out;
 }

@@ -10,9 +10,15 @@ export function unifiedDiffs(report: MigrationReport): string {
 }
 
 export function summaryLine(report: MigrationReport): string {
-  const { files, changed, manual, errors, seconds } = report.summary;
+  const { files, changed, manual, errors, seconds, pending, notForThisApi, skipped, ignored } = report.summary;
   const verb = report.dryRun ? 'would change' : 'changed';
-  return `${report.transforms.join(' → ') || 'no transforms'}: ${files} files scanned, ${changed} ${verb}, ${manual} manual, ${errors} errors (${seconds.toFixed(2)}s)`;
+  const extra = [
+    pending > 0 ? `${pending} pending (no v6 schema)` : '',
+    notForThisApi > 0 ? `${notForThisApi} not for this API` : '',
+    skipped > 0 ? `${skipped} skipped` : '',
+    ignored > 0 ? `${ignored} git-ignored` : '',
+  ].filter(Boolean);
+  return `${report.transforms.join(' → ') || 'no transforms'}: ${files} files scanned, ${changed} ${verb}, ${manual} manual, ${errors} errors${extra.map((e) => `, ${e}`).join('')} (${seconds.toFixed(2)}s)`;
 }
 
 /** The JSON report: everything but the file texts, which the diff or the tree itself holds. */
@@ -39,6 +45,13 @@ export function toMarkdown(report: MigrationReport): string {
   const manualRows = report.files.flatMap((f) => f.manual.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${m.transform} | ${cell(m.reason)} |`));
   if (manualRows.length)
     out.push('', '## Manual work', '', 'Each place is also marked `// TODO(ergraph-migrate): <reason>` in the file.', '', '| where | transform | reason |', '|---|---|---|', ...manualRows);
+  if (report.schemaSource) out.splice(3, 0, `v6 schema: ${report.schemaSource}`, '');
+  const pendingRows = report.files.flatMap((f) => f.pending.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${cell(m.reason)} |`));
+  if (pendingRows.length) out.push('', '## Pending (no v6 schema)', '', '| where | next step |', '|---|---|', ...pendingRows);
+  const foreignRows = report.files.flatMap((f) => f.notForThisApi.map((m) => `- \`${f.file}:${m.line}:${m.column}\``));
+  if (foreignRows.length) out.push('', '## Not for this API (left alone)', '', ...foreignRows);
+  const skippedRows = report.skipped.map((s) => `- \`${s.file}\`: ${s.reason}`);
+  if (skippedRows.length) out.push('', '## Skipped', '', ...skippedRows);
   const errorRows = report.files.filter((f) => f.error).map((f) => `- \`${f.file}\`: ${f.error} (left unchanged)`);
   if (errorRows.length) out.push('', '## Errors', '', ...errorRows);
   const notes = report.files.flatMap((f) => f.notes.map((n) => `- ${n}`));

@@ -1,16 +1,35 @@
 /**
- * `runMigration`: read the files, run each transform in turn (scan every file, then apply), and
- * write the results unless it is a dry run. Files that fail in any step are left byte-identical.
+ * `runMigration`: read the files, run the transforms, and write the results unless it is a dry
+ * run. Files that fail in any step are left byte-identical.
+ *
+ * Steps run over one parse per file: every script is parsed once, every step scans that tree,
+ * then every step adds its edits to one change set per file, applied at once (a chain of five
+ * steps costs about one parse and one check, not ten parses). When two steps claim the same text,
+ * that file falls back to running the steps one after another on text. Worker threads run the
+ * steps one at a time instead; they only pay off with several spare cores (see `defaultWorkers`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
-import { applyFile, assertParses, handles, scanFile, type FileOutcome } from '../apply.js';
+import type { GraphQLSchema } from 'graphql';
+import { applyFile, assertParses, handles, scanFile } from '../apply.js';
+import { fileChanges, OverlapError } from '../lib/changes.js';
+import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
+import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
+import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
+import { importFixes, scriptOf, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
-import type { ManualItem, Transform, TransformOptions } from '../types.js';
-import { collectFiles } from './files.js';
+import type { ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
+import { collectFiles, type SkippedEntry } from './files.js';
+import { ignoredByGit } from './git.js';
 import { createPool, type Pool } from './pool.js';
 import { cloneableOptions, reviveError, type Reply } from './protocol.js';
+
+export interface ResolvedSchema {
+  schemas: GraphQLSchema[];
+  /** Where it came from, for the console and the report. */
+  source: string;
+}
 
 export interface MigrationOptions {
   /** Transforms (or their registered names) in the order to run them. */
@@ -19,10 +38,19 @@ export interface MigrationOptions {
   cwd?: string;
   dryRun?: boolean;
   ignore?: readonly string[];
-  /** Worker threads; `0` runs in this thread. Default: parallel only for large trees. */
+  /** Worker threads; `0` runs in this thread. Default: parallel only for large trees on machines with spare cores. */
   workers?: number;
   options?: TransformOptions;
   onProgress?: (done: number, total: number, step: string) => void;
+  /** Only these files (absolute paths) are migrated; every file is still read for cross-file facts (`--since`). */
+  only?: ReadonlySet<string>;
+  /** Leave out files git ignores (default true). */
+  gitignore?: boolean;
+  /**
+   * Asked before v5-to-v6 when `options` carries no schema, with the texts as migrated so far
+   * (after `upgrade`'s earlier steps): finds the v6 schema from the project itself.
+   */
+  resolveSchema?: (texts: ReadonlyMap<string, string>) => Promise<ResolvedSchema | undefined>;
 }
 
 export interface FileReport {
@@ -32,6 +60,10 @@ export interface FileReport {
   transforms: string[];
   manual: (ManualItem & { transform: string })[];
   notes: string[];
+  /** v5-to-v6 documents left for a run with a schema; each reason is the next step. */
+  pending: (ManualItem & { transform: string })[];
+  /** GraphQL documents for another API, left alone. */
+  notForThisApi: (ManualItem & { transform: string })[];
   error?: string;
   before: string;
   after: string;
@@ -41,7 +73,21 @@ export interface MigrationReport {
   transforms: string[];
   dryRun: boolean;
   files: FileReport[];
-  summary: { files: number; changed: number; manual: number; errors: number; seconds: number };
+  /** Entries not read: symbolic links, unreadable files and directories. */
+  skipped: SkippedEntry[];
+  /** Where the v6 schema came from (v5-to-v6), or why there was none. */
+  schemaSource?: string;
+  summary: {
+    files: number;
+    changed: number;
+    manual: number;
+    errors: number;
+    pending: number;
+    notForThisApi: number;
+    skipped: number;
+    ignored: number;
+    seconds: number;
+  };
 }
 
 /** Below this many files, starting threads costs more than it saves. */
@@ -56,56 +102,169 @@ function resolveTransforms(list: MigrationOptions['transforms']): Transform[] {
   });
 }
 
-/** One thread per spare core, and none when there is at most one spare: a lone worker only adds copying. */
-function defaultWorkers(files: number): number {
-  const spare = Math.min(8, availableParallelism() - 1);
-  return files < PARALLEL_THRESHOLD || spare < 2 ? 0 : spare;
+/**
+ * Threads only with at least two spare cores and a large tree. Measured on 2 cores
+ * (`bench/codemods.ts`): one worker per spare core is slower than the shared-parse chain in one
+ * thread at every size, because the workers run the steps one at a time (one parse per step)
+ * and copy every text twice.
+ */
+export function defaultWorkers(files: number, cores = availableParallelism()): number {
+  const spare = Math.min(8, cores - 1);
+  return files < PARALLEL_THRESHOLD || spare < 3 ? 0 : spare;
 }
 
-async function runStep(
-  transform: Transform,
-  files: string[],
+const isScript = (file: string) => SCRIPT_EXTENSIONS.some((e) => file.endsWith(e));
+
+function mergeFixes(all: readonly ImportFixes[]): ImportFixes {
+  return {
+    drop: [...new Set(all.flatMap((f) => f.drop ?? []))],
+    rename: Object.assign({}, ...all.map((f) => f.rename ?? {})),
+    removeReExports: [...new Set(all.flatMap((f) => f.removeReExports ?? []))],
+    relocate: all.some((f) => f.relocate),
+  };
+}
+
+interface StepOutcome {
+  transform: string;
+  result?: TransformResult;
+  error?: Error;
+  /** In the shared pass every step reports the combined text: this says whether this step edited it. */
+  changed?: boolean;
+}
+
+/** Per file: what each step did, in order. */
+type Outcomes = Map<string, StepOutcome[]>;
+
+/** The steps over one shared parse per script; other files (GraphQL documents) through `apply`. */
+function runShared(
+  steps: readonly Transform[],
+  files: readonly string[],
   texts: Map<string, string>,
   options: TransformOptions,
-  pool: Pool | undefined,
+  project: { facts: ModuleFacts[] },
+  trees: Map<string, Script>,
   progress: () => void,
-): Promise<Map<string, FileOutcome>> {
-  const outcomes = new Map<string, FileOutcome>();
-  const facts: unknown[] = [];
-  if (transform.scan) {
-    if (pool) {
-      const replies = await pool.run(files.map((file) => ({ op: 'scan', transform: transform.name, file, source: texts.get(file)! })));
+): Outcomes {
+  const outcomes: Outcomes = new Map();
+  const facts = new Map<Transform, unknown[]>(steps.map((t) => [t, []]));
+  const failed = new Map<string, Error>();
+  // Scan: every step reads the one tree of each file.
+  for (const file of files) {
+    const script = trees.get(file);
+    const text = texts.get(file)!;
+    for (const step of steps) {
+      if (!handles(step, file)) continue;
+      try {
+        if (script && step.script) {
+          if (step.script.scan && step.script.wants(text)) facts.get(step)!.push(...step.script.scan(script));
+        } else if (!script || !step.script) facts.get(step)!.push(...scanFile(step, text, file));
+      } catch (error) {
+        failed.set(file, error as Error);
+      }
+    }
+  }
+  for (const file of files) {
+    const text = texts.get(file)!;
+    const script = trees.get(file);
+    const mine = steps.filter((s) => handles(s, file));
+    if (failed.has(file)) {
+      outcomes.set(file, [{ transform: mine[0]?.name ?? '?', error: failed.get(file) }]);
+      progress();
+      continue;
+    }
+    if (script && mine.every((s) => s.script)) {
+      try {
+        const ch = fileChanges(script.sf);
+        const active = mine.filter((s) => s.script!.wants(text));
+        const edited = new Set<string>();
+        for (const step of active) {
+          const before = ch.edits.length;
+          ch.step = step.name;
+          step.script!.apply(script, { facts: facts.get(step)!, options, changes: ch });
+          if (ch.edits.length > before) edited.add(step.name);
+        }
+        ch.step = undefined;
+        const importEdits = ch.edits.length;
+        fixImports(ch, script.imports, mergeFixes(active.map((s) => importFixes(s.script!, script))));
+        const last = active[active.length - 1]?.name;
+        if (last && ch.edits.length > importEdits && edited.size === 0) edited.add(last);
+        const result = ch.result();
+        const list: StepOutcome[] = active.map((step, i) => {
+          const isLast = i === active.length - 1;
+          const prefix = `${step.name}: `;
+          return {
+            transform: step.name,
+            changed: edited.has(step.name),
+            result: {
+              output: result.output,
+              manual: result.manual.filter((m) => (m.transform ?? last) === step.name),
+              // Notes of the merged import pass (no step prefix) go with the last step.
+              notes: result.notes.filter((n) => n.startsWith(prefix) || (isLast && !active.some((a) => n.startsWith(`${a.name}: `)))).map((n) => (n.startsWith(prefix) ? n.slice(prefix.length) : n)),
+              ...(step.script!.finish?.(script) ?? {}),
+            },
+          };
+        });
+        outcomes.set(file, list.length > 0 ? list : [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
+        progress();
+        continue;
+      } catch (error) {
+        if (!(error instanceof OverlapError)) {
+          outcomes.set(file, [{ transform: mine[0]!.name, error: error as Error }]);
+          progress();
+          continue;
+        }
+        // Two steps claimed the same text: this file runs the steps one after another instead.
+        if (process.env.DBG) console.error('fallback', file, (error as Error).message);
+      }
+    }
+    let current = text;
+    const list: StepOutcome[] = [];
+    for (const step of mine) {
+      const outcome = applyFile(step, current, file, facts.get(step)!, options, false);
+      list.push({ transform: step.name, result: outcome.result, error: outcome.error });
+      if (outcome.error) break;
+      current = outcome.result!.output;
+    }
+    outcomes.set(file, list);
+    progress();
+  }
+  return outcomes;
+}
+
+/** One step at a time in worker threads (the pool gets the step's facts, then the files). */
+async function runPooled(
+  steps: readonly Transform[],
+  files: readonly string[],
+  texts: Map<string, string>,
+  options: TransformOptions,
+  pool: Pool,
+  progress: () => void,
+): Promise<Outcomes> {
+  const outcomes: Outcomes = new Map(files.map((f) => [f, []]));
+  const current = new Map(files.map((f) => [f, texts.get(f)!]));
+  for (const step of steps) {
+    const mine = files.filter((f) => handles(step, f) && !outcomes.get(f)!.some((o) => o.error));
+    const facts: unknown[] = [];
+    const failed = new Map<string, Error>();
+    if (step.scan) {
+      const replies = await pool.run(mine.map((file) => ({ op: 'scan', transform: step.name, file, source: current.get(file)! })));
       replies.forEach((reply, i) => {
         if ('facts' in reply) facts.push(...reply.facts);
-        else if ('error' in reply) outcomes.set(files[i], { file: files[i], source: texts.get(files[i])!, error: reviveError(reply.error) });
+        else if ('error' in reply) failed.set(mine[i]!, reviveError(reply.error));
       });
-    } else
-      for (const file of files) {
-        try {
-          facts.push(...scanFile(transform, texts.get(file)!, file));
-        } catch (error) {
-          outcomes.set(file, { file, source: texts.get(file)!, error: error as Error });
-        }
-      }
-  }
-  const pending = files.filter((f) => !outcomes.has(f));
-  if (pool) {
-    pool.broadcast({ op: 'facts', transform: transform.name, facts, options: cloneableOptions(options) });
-    const replies: Reply[] = await pool.run(
-      pending.map((file) => ({ op: 'apply', transform: transform.name, file, source: texts.get(file)! })),
-      progress,
-    );
-    replies.forEach((reply, i) => {
-      const file = pending[i];
-      const source = texts.get(file)!;
-      if ('result' in reply) outcomes.set(file, { file, source, result: reply.result });
-      else if ('error' in reply) outcomes.set(file, { file, source, error: reviveError(reply.error) });
-    });
-  } else
-    for (const file of pending) {
-      outcomes.set(file, applyFile(transform, texts.get(file)!, file, facts, options, false));
-      progress();
     }
+    const pending = mine.filter((f) => !failed.has(f));
+    for (const [file, error] of failed) outcomes.get(file)!.push({ transform: step.name, error });
+    pool.broadcast({ op: 'facts', transform: step.name, facts, options: cloneableOptions(options) });
+    const replies: Reply[] = await pool.run(pending.map((file) => ({ op: 'apply', transform: step.name, file, source: current.get(file)! })), progress);
+    replies.forEach((reply, i) => {
+      const file = pending[i]!;
+      if ('result' in reply) {
+        outcomes.get(file)!.push({ transform: step.name, result: reply.result });
+        current.set(file, reply.result.output);
+      } else if ('error' in reply) outcomes.get(file)!.push({ transform: step.name, error: reviveError(reply.error) });
+    });
+  }
   return outcomes;
 }
 
@@ -113,42 +272,101 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   const started = performance.now();
   const cwd = resolve(opts.cwd ?? process.cwd());
   const steps = resolveTransforms(opts.transforms);
+  let options: TransformOptions = { ...(opts.options ?? {}) };
   // Refused before any file is read: without it every file would fail the same way.
-  const missing = missingOptions(steps, opts.options ?? {});
+  const missing = missingOptions(steps, options);
   if (missing.length > 0) throw new MissingOptionError(missing);
   const extensions = [...new Set(steps.flatMap((t) => t.extensions))];
-  const files = collectFiles(opts.paths, { cwd, ignore: opts.ignore ?? [], extensions });
+  const collected = collectFiles(opts.paths, { cwd, ignore: opts.ignore ?? [], extensions });
+  const ignored = opts.gitignore === false ? new Set<string>() : ignoredByGit(collected.files);
+  const skipped = [...collected.skipped];
   const rel = (abs: string) => relative(cwd, abs).split('\\').join('/');
   const reports = new Map<string, FileReport>();
   const texts = new Map<string, string>();
-  for (const abs of files) {
-    const text = readFileSync(abs, 'utf8');
+  for (const abs of collected.files) {
+    if (ignored.has(abs)) continue;
+    let text: string;
+    try {
+      text = readFileSync(abs, 'utf8');
+    } catch (error) {
+      skipped.push({ file: rel(abs), reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+      continue;
+    }
     texts.set(abs, text);
-    reports.set(abs, { file: rel(abs), changed: false, transforms: [], manual: [], notes: [], before: text, after: text });
+    reports.set(abs, { file: rel(abs), changed: false, transforms: [], manual: [], notes: [], pending: [], notForThisApi: [], before: text, after: text });
   }
+  const files = [...texts.keys()];
+  const only = opts.only;
   const workers = opts.workers ?? defaultWorkers(files.length);
   const poolable = steps.every((t) => findTransform(t.name) === t);
   const pool = workers > 0 && poolable ? createPool(workers) : undefined;
+
+  // The module graph, from one parse of every script (kept for the shared pass when it runs next).
+  const trees = new Map<string, Script>();
+  const moduleFacts: ModuleFacts[] = [];
+  const parseAll = () => {
+    trees.clear();
+    moduleFacts.length = 0;
+    for (const file of files) {
+      if (!isScript(file) || reports.get(file)!.error) continue;
+      try {
+        const sf = parseSource(texts.get(file)!, file);
+        moduleFacts.push(scanModule(sf));
+        if (!pool) trees.set(file, scriptOf(sf));
+      } catch (error) {
+        reports.get(file)!.error = (error as Error).message;
+      }
+    }
+    const project = new Project(moduleFacts);
+    for (const script of trees.values()) script.project = project;
+    options = { ...options, project };
+  };
+
+  // v5-to-v6 without a schema: find it from the project, as migrated so far.
+  const needsSchema = (t: Transform) => t.name === 'v5-to-v6' && !options.schema && !(options.schemas && options.schemas.length > 0);
+  const segments: Transform[][] = [];
+  for (const step of steps) {
+    if (needsSchema(step) && opts.resolveSchema && segments.length > 0) segments.push([step]);
+    else if (segments.length === 0) segments.push([step]);
+    else segments[segments.length - 1]!.push(step);
+  }
+  let schemaSource: string | undefined;
   try {
-    for (const transform of steps) {
-      const mine = files.filter((f) => handles(transform, f) && !reports.get(f)!.error);
+    for (const segment of segments) {
+      if (needsSchema(segment[0]!) && opts.resolveSchema) {
+        const found = await opts.resolveSchema(texts);
+        if (found) {
+          options = { ...options, schemas: found.schemas };
+          schemaSource = found.source;
+        } else schemaSource = 'none found';
+      }
+      parseAll();
+      const mine = files.filter((f) => segment.some((t) => handles(t, f)) && !reports.get(f)!.error);
       let done = 0;
-      const progress = () => opts.onProgress?.(++done, mine.length, transform.name);
-      const outcomes = await runStep(transform, mine, texts, opts.options ?? {}, pool, progress);
-      for (const [file, outcome] of outcomes) {
+      const label = segment.map((t) => t.name).join(' → ');
+      const progress = () => opts.onProgress?.(++done, mine.length, label);
+      const outcomes = pool
+        ? await runPooled(segment, mine, texts, options, pool, progress)
+        : runShared(segment, mine, texts, options, { facts: moduleFacts }, trees, progress);
+      for (const [file, list] of outcomes) {
         const report = reports.get(file)!;
-        if (outcome.error) {
-          const after = report.transforms.length > 0 ? ` (in the output of ${report.transforms.join(', ')})` : '';
-          report.error = `${outcome.error.message}${after}`;
-          continue;
+        let text = texts.get(file)!;
+        for (const outcome of list) {
+          if (outcome.error) {
+            const after = report.transforms.length > 0 ? ` (in the output of ${report.transforms.join(', ')})` : '';
+            report.error = `${outcome.error.message}${after}`;
+            break;
+          }
+          const result = outcome.result!;
+          const tag = <T extends ManualItem>(m: T) => ({ ...m, transform: m.transform ?? outcome.transform });
+          report.manual.push(...result.manual.map(tag));
+          report.pending.push(...(result.pending ?? []).map(tag));
+          report.notForThisApi.push(...(result.notForThisApi ?? []).map(tag));
+          report.notes.push(...result.notes.map((n) => `${outcome.transform}: ${n.replace(/^.*?:(\d+): /, `${report.file}:$1: `)}`));
+          if (outcome.changed ?? result.output !== text) report.transforms.push(outcome.transform);
+          text = result.output;
         }
-        const result = outcome.result!;
-        report.manual.push(...result.manual.map((m) => ({ ...m, transform: transform.name })));
-        report.notes.push(...result.notes.map((n) => `${transform.name}: ${n.replace(/^.*?:(\d+): /, `${report.file}:$1: `)}`));
-        if (result.output !== texts.get(file)) {
-          report.transforms.push(transform.name);
-          texts.set(file, result.output);
-        }
+        if (!report.error) texts.set(file, text);
       }
     }
   } finally {
@@ -156,6 +374,11 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   }
   for (const [abs, report] of reports) {
     const text = texts.get(abs)!;
+    if (only && !only.has(abs)) {
+      // Read for facts only (`--since`): reported as unchanged, never written.
+      Object.assign(report, { manual: [], notes: [], pending: [], notForThisApi: [], transforms: [], error: undefined, after: report.before, changed: false });
+      continue;
+    }
     if (!report.error && text !== report.before) {
       try {
         assertParses(text, abs);
@@ -164,21 +387,27 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       }
     }
     // Any error leaves the file exactly as it was, even if an earlier step had changed it.
-    report.after = report.error ? report.before : texts.get(abs)!;
+    report.after = report.error ? report.before : text;
     report.changed = report.after !== report.before;
     if (report.error) report.transforms = [];
     if (report.changed && !opts.dryRun) writeFileSync(abs, report.after);
   }
-  const list = [...reports.values()];
+  const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file)));
   return {
     transforms: steps.map((t) => t.name),
     dryRun: opts.dryRun ?? false,
     files: list,
+    skipped,
+    schemaSource,
     summary: {
       files: list.length,
       changed: list.filter((r) => r.changed).length,
       manual: list.reduce((n, r) => n + r.manual.length, 0),
       errors: list.filter((r) => r.error).length,
+      pending: list.reduce((n, r) => n + r.pending.length, 0),
+      notForThisApi: list.reduce((n, r) => n + r.notForThisApi.length, 0),
+      skipped: skipped.length,
+      ignored: ignored.size,
       seconds: (performance.now() - started) / 1000,
     },
   };

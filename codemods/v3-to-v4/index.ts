@@ -1,42 +1,61 @@
 /** v3 → v4: the ER diagram API renames of the specification's section 9.1. */
-import { fileChanges } from '../lib/changes.js';
-import { fixImports, readErgraphImports } from '../lib/ergraph-imports.js';
-import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
-import type { Transform } from '../types.js';
+import { markOpaque, referencesTo, type ErgraphImports } from '../lib/ergraph-imports.js';
+import type { FileChanges } from '../lib/changes.js';
+import { coveredBy } from '../lib/edits.js';
+import { ts } from '../lib/parse.js';
+import { SCRIPT_EXTENSIONS } from '../lib/parse.js';
+import { scriptTransform } from '../lib/script.js';
 import { rewriteLoadBy } from './load-by.js';
 import { declarations, rewriteDeclarations, type RelationshipFact } from './relationships.js';
 import { rewriteLoaderDepend, rewriteMarkers, rewriteModelConfig, rewriteResolverOptions } from './renames.js';
 
-const transform: Transform<RelationshipFact> = {
-  name: 'v3-to-v4',
-  from: '3',
-  to: '4',
-  description:
-    'Relationship options (field→fk, targetKls→target, …, defaultFieldName→name), MultipleRelationship split, LoadBy→AutoLoad, ' +
-    'Resolver loaderFilters→loaderParams, __relationships__, LoaderDepend→Loader, @modelConfig()→@serialization',
-  extensions: SCRIPT_EXTENSIONS,
-  scan(source, file) {
-    // Facts need a Relationship; the cheap text test spares a parse for most files.
-    if (!source.includes('Relationship')) return [];
-    const sf = parseSource(source, file);
-    return declarations(sf, readErgraphImports(sf)).flatMap((d) => d.facts);
+const OLD_EXPORTS = ['LoaderDepend', 'modelConfig', 'LoadBy', 'MultipleRelationship', 'Link'];
+/** Every v3 shape this step rewrites names one of these words; a file without any is left unparsed. */
+const V3_WORDS = /\b(?:Relationship|LoadBy|Resolver|LoaderDepend|modelConfig|Link)\b|__(?:ergraph|pydantic_resolve)_relationships__/;
+
+/** Removed in v4 with no one-name replacement: calls are rewritten or marked by their own steps. */
+const REMOVED_SHAPES = ['MultipleRelationship', 'Link', 'LoadBy'];
+
+/** Other uses of those names (types, `typeof`, values passed around) have nothing to become: marked. */
+function markRemovedTypes(ch: FileChanges, imports: ErgraphImports): void {
+  for (const binding of imports.named) {
+    if (!REMOVED_SHAPES.includes(binding.imported)) continue;
+    for (const id of referencesTo(ch.sf, binding.local)) {
+      const p = id.parent;
+      if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === id) continue;
+      if (coveredBy(ch.edits, id.getStart(ch.sf))) continue;
+      ch.manual(id, `${binding.imported} was removed in v4 (one Relationship per link, AutoLoad instead of LoadBy): rewrite this use`);
+    }
+  }
+}
+
+const transform = scriptTransform<RelationshipFact>(
+  {
+    name: 'v3-to-v4',
+    from: '3',
+    to: '4',
+    description:
+      'Relationship options (field→fk, targetKls→target, …, defaultFieldName→name), MultipleRelationship split, LoadBy→AutoLoad, ' +
+      'Resolver loaderFilters→loaderParams, __relationships__, LoaderDepend→Loader, @modelConfig()→@serialization',
+    extensions: SCRIPT_EXTENSIONS,
   },
-  apply(source, { file, facts }) {
-    const sf = parseSource(source, file);
-    const imports = readErgraphImports(sf);
-    const ch = fileChanges(sf);
-    const decls = declarations(sf, imports);
-    // Facts from a scan of all files; alone (no scan pass) the file's own declarations still count.
-    const known = facts.length > 0 ? facts : decls.flatMap((d) => d.facts);
-    rewriteDeclarations(ch, decls, imports);
-    rewriteLoadBy(ch, imports, known);
-    rewriteResolverOptions(ch, imports);
-    rewriteMarkers(ch);
-    rewriteLoaderDepend(ch, imports);
-    rewriteModelConfig(ch, imports);
-    fixImports(ch, imports, ['LoaderDepend', 'modelConfig', 'LoadBy', 'MultipleRelationship', 'Link']);
-    return ch.result();
+  {
+    wants: (source) => V3_WORDS.test(source),
+    scan: (script) => (script.source.includes('Relationship') ? declarations(script.sf, script.imports, script.project).flatMap((d) => d.facts) : []),
+    apply(script, { facts, changes: ch }) {
+      const { imports } = script;
+      const decls = declarations(script.sf, imports, script.project);
+      rewriteDeclarations(ch, decls, imports);
+      rewriteLoadBy(ch, imports, facts, script.project);
+      rewriteResolverOptions(ch, imports, script.project);
+      rewriteMarkers(ch);
+      rewriteLoaderDepend(ch, imports);
+      rewriteModelConfig(ch, imports);
+      markOpaque(ch, imports, OLD_EXPORTS);
+      markRemovedTypes(ch, imports);
+    },
+    imports: { drop: OLD_EXPORTS, rename: { LoaderDepend: 'Loader', modelConfig: 'serialization' } },
   },
-};
+);
 
 export default transform;

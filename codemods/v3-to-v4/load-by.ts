@@ -7,7 +7,8 @@ import { callsOf, findProp, keyOf, optionsArg, stringValue, valueOf } from '../l
 import type { FileChanges } from '../lib/changes.js';
 import { ergraphExportOf, localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { ts } from '../lib/parse.js';
-import type { RelationshipFact } from './relationships.js';
+import { EMPTY_PROJECT, type Project } from '../lib/project.js';
+import { classRef, type RelationshipFact } from './relationships.js';
 
 /** The model field a `LoadBy` annotates: the property whose value is `Annotated(T, LoadBy(...))`. */
 function fieldNameOf(call: ts.CallExpression): string | undefined {
@@ -21,21 +22,22 @@ function fieldNameOf(call: ts.CallExpression): string | undefined {
 }
 
 /** The entity a subset shape belongs to: `DefineSubset(Task, [...], { ... })` or its SubsetConfig `kls`. */
-function subsetSourceOf(call: ts.CallExpression, imports: ErgraphImports): string | undefined {
+function subsetSourceOf(call: ts.CallExpression, imports: ErgraphImports, project: Project): Owner | undefined {
   for (let p: ts.Node | undefined = call.parent; p; p = p.parent) {
     if (!ts.isCallExpression(p) || ergraphExportOf(p.expression, imports) !== 'DefineSubset') continue;
     const [first] = p.arguments;
-    if (first && ts.isIdentifier(first)) return first.text;
     if (first && ts.isNewExpression(first)) {
       const opts = optionsArg(first);
       const kls = opts && findProp(opts, 'kls');
       const value = kls && valueOf(kls);
-      if (value && ts.isIdentifier(value)) return value.text;
+      return value ? classRef(value, project) : undefined;
     }
-    return undefined;
+    return first ? classRef(first, project) : undefined;
   }
   return undefined;
 }
+
+type Owner = { name: string; file?: string };
 
 /** Facts by foreign key and by owner + foreign key, built once per facts array (a run shares one). */
 interface FactIndex {
@@ -68,12 +70,14 @@ function resolveName(
   facts: readonly RelationshipFact[],
   fk: string,
   biz: string | undefined,
-  owner: string | undefined,
+  owner: Owner | undefined,
 ): string | string[] {
   const index = indexOf(facts);
   const matches = (list: RelationshipFact[] | undefined) => (list ?? []).filter((f) => biz === undefined || f.biz === biz);
-  // The owner's own relationships win; without any, every relationship with that key competes.
-  const own = owner ? matches(index.byOwnerFk.get(`${owner}\0${fk}`)) : [];
+  // The owner's own relationships win (the same class, when both files are known); without any,
+  // every relationship with that key competes.
+  const sameClass = (f: RelationshipFact) => !owner?.file || !f.ownerFile || f.ownerFile === owner.file;
+  const own = owner ? matches(index.byOwnerFk.get(`${owner.name}\0${fk}`)).filter(sameClass) : [];
   const candidates = own.length > 0 ? own : matches(index.byFk.get(fk));
   const names = [...new Set(candidates.map((f) => f.name).filter((n): n is string => n !== undefined))];
   return names.length === 1 && candidates.every((f) => f.name !== undefined) ? names[0] : names;
@@ -83,6 +87,7 @@ export function rewriteLoadBy(
   ch: FileChanges,
   imports: ErgraphImports,
   facts: readonly RelationshipFact[],
+  project: Project = EMPTY_PROJECT,
 ): void {
   for (const { node } of callsOf(ch.sf, imports, ['LoadBy'])) {
     const [fkArg, optsArg, ...rest] = node.arguments;
@@ -92,7 +97,7 @@ export function rewriteLoadBy(
       continue;
     }
     let biz: string | undefined;
-    let origin: string | undefined;
+    let origin: Owner | undefined;
     if (optsArg) {
       if (!ts.isObjectLiteralExpression(optsArg) || optsArg.properties.some((p) => !['biz', 'originKls'].includes(keyOf(p) ?? ''))) {
         ch.manual(node, 'LoadBy options cannot be read statically: replace with AutoLoad');
@@ -106,9 +111,9 @@ export function rewriteLoadBy(
       }
       const originProp = findProp(optsArg, 'originKls');
       const originValue = originProp && valueOf(originProp);
-      origin = originValue && ts.isIdentifier(originValue) ? originValue.text : undefined;
+      origin = originValue ? classRef(originValue, project) : undefined;
     }
-    const owner = origin ?? subsetSourceOf(node, imports);
+    const owner = origin ?? subsetSourceOf(node, imports, project);
     const name = resolveName(facts, fk, biz, owner);
     if (typeof name !== 'string') {
       const why = name.length === 0 ? 'no relationship found' : `ambiguous relationships ${name.join(', ')}`;

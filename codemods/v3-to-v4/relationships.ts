@@ -21,6 +21,7 @@ import {
 import type { FileChanges } from '../lib/changes.js';
 import { ergraphExportOf, localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { ts } from '../lib/parse.js';
+import { EMPTY_PROJECT, type Project } from '../lib/project.js';
 
 export const OPTION_RENAMES: Record<string, string> = {
   field: 'fk',
@@ -39,18 +40,22 @@ export interface RelationshipFact {
   kind: 'relationship';
   file: string;
   owner?: string;
+  /** The file declaring the owner class, when the run's module graph knows it (aliases and barrels followed). */
+  ownerFile?: string;
   fk?: string;
   biz?: string;
   name?: string;
 }
 
 /** The entity class whose relationship list holds `node` (class marker or `new Entity({ kls })`). */
-export function ownerOf(node: ts.Node, imports: ErgraphImports): string | undefined {
+export function ownerOf(node: ts.Node, imports: ErgraphImports, project: Project = EMPTY_PROJECT): { name: string; file?: string } | undefined {
   const list = node.parent;
   if (!list || !ts.isArrayLiteralExpression(list)) return undefined;
   const holder = list.parent;
+  const file = node.getSourceFile().fileName;
   if (ts.isPropertyDeclaration(holder) && ts.isIdentifier(holder.name) && MARKERS.includes(holder.name.text)) {
-    return enclosingClass(holder)?.name?.text;
+    const name = enclosingClass(holder)?.name?.text;
+    return name ? { name, file } : undefined;
   }
   if (ts.isPropertyAssignment(holder) && keyOf(holder) === 'relationships') {
     const obj = holder.parent;
@@ -58,9 +63,18 @@ export function ownerOf(node: ts.Node, imports: ErgraphImports): string | undefi
     if (ts.isNewExpression(call) && ergraphExportOf(call.expression, imports) === 'Entity') {
       const kls = findProp(obj, 'kls');
       const value = kls && valueOf(kls);
-      return value && ts.isIdentifier(value) ? value.text : undefined;
+      return value ? classRef(value, project) : undefined;
     }
   }
+  return undefined;
+}
+
+/** The class an expression names (`Task`, an alias, `models.Task`), followed through the project's imports. */
+export function classRef(expr: ts.Expression, project: Project): { name: string; file?: string } | undefined {
+  const file = expr.getSourceFile().fileName;
+  if (ts.isIdentifier(expr)) return project.classOf(file, expr.text) ?? { name: expr.text };
+  if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.expression))
+    return project.classOfMember(file, expr.expression.text, expr.name.text) ?? { name: expr.name.text };
   return undefined;
 }
 
@@ -124,11 +138,11 @@ function planLinks(mr: ts.ObjectLiteralExpression, imports: ErgraphImports): Lin
   return plans;
 }
 
-export function declarations(sf: ts.SourceFile, imports: ErgraphImports): Declaration[] {
+export function declarations(sf: ts.SourceFile, imports: ErgraphImports, project: Project = EMPTY_PROJECT): Declaration[] {
   return newExpressionsOf(sf, imports, ['Relationship', 'MultipleRelationship']).map(({ node, exportName }) => {
     const decl: Declaration = { node, exportName: exportName as Declaration['exportName'], facts: [], links: [] };
     const opts = optionsArg(node);
-    const owner = ownerOf(node, imports);
+    const owner = ownerOf(node, imports, project);
     if (!opts) {
       decl.unsafe = 'options are not an object literal';
       return decl;
@@ -136,7 +150,7 @@ export function declarations(sf: ts.SourceFile, imports: ErgraphImports): Declar
     decl.opts = opts;
     decl.unsafe = unsafeOptions(opts);
     const fk = stringValue(optionValue(opts, 'field', 'fk'));
-    const base = { kind: 'relationship' as const, file: sf.fileName, owner, fk };
+    const base = { kind: 'relationship' as const, file: sf.fileName, owner: owner?.name, ownerFile: owner?.file, fk };
     if (exportName === 'Relationship') {
       const explicit = optionValue(opts, 'defaultFieldName', 'name');
       const name = explicit ? stringValue(explicit) : deriveName(fk, optionValue(opts, 'targetKls', 'target'));

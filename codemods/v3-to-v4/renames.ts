@@ -1,9 +1,11 @@
 /** Renames that need no knowledge beyond the file: resolver options, markers, `LoaderDepend`, `@modelConfig()`. */
-import { newExpressionsOf, optionsArg, renameKeys, unsafeOptions } from '../lib/ast.js';
+import { findProp, newExpressionsOf, optionsArg, renameKeys, unsafeOptions, valueOf } from '../lib/ast.js';
 import type { FileChanges } from '../lib/changes.js';
 import { coveredBy } from '../lib/edits.js';
-import { localFor, namespaceUses, referencesTo, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { localFor, namespaceUses, referencesTo, type BindingNode, type ErgraphImports, type NamedBinding } from '../lib/ergraph-imports.js';
 import { ts } from '../lib/parse.js';
+import type { Project } from '../lib/project.js';
+import { rewriteLoaderFilters } from './loader-params.js';
 import { RELATIONSHIP_MARKERS } from './relationships.js';
 
 const RESOLVER_RENAMES: Record<string, string> = {
@@ -11,7 +13,7 @@ const RESOLVER_RENAMES: Record<string, string> = {
   globalLoaderFilter: 'globalLoaderParam',
 };
 
-export function rewriteResolverOptions(ch: FileChanges, imports: ErgraphImports): void {
+export function rewriteResolverOptions(ch: FileChanges, imports: ErgraphImports, project?: Project): void {
   for (const { node } of newExpressionsOf(ch.sf, imports, ['Resolver'])) {
     const opts = optionsArg(node);
     if (!opts) {
@@ -20,12 +22,18 @@ export function rewriteResolverOptions(ch: FileChanges, imports: ErgraphImports)
     }
     const unsafe = unsafeOptions(opts);
     if (unsafe) ch.manual(node, `Resolver: ${unsafe} (loaderFilters → loaderParams, globalLoaderFilter → globalLoaderParam)`);
-    else renameKeys(ch, opts, RESOLVER_RENAMES);
+    else {
+      renameKeys(ch, opts, RESOLVER_RENAMES);
+      const filters = findProp(opts, 'loaderFilters');
+      const value = filters && valueOf(filters);
+      if (value) rewriteLoaderFilters(ch, value, project);
+    }
   }
 }
 
 /** `static __ergraph_relationships__` and `__pydantic_resolve_relationships__`, declared or read. */
 export function rewriteMarkers(ch: FileChanges): void {
+  if (!/__(?:ergraph|pydantic_resolve)_relationships__/.test(ch.source)) return;
   const visit = (node: ts.Node): void => {
     if (ts.isPropertyDeclaration(node) && ts.isIdentifier(node.name) && RELATIONSHIP_MARKERS.includes(node.name.text)) {
       const cls = node.parent;
@@ -44,13 +52,13 @@ export function rewriteMarkers(ch: FileChanges): void {
 interface Site {
   node: ts.Identifier | ts.PropertyAccessExpression;
   /** The named binding it goes through, when not through a namespace. */
-  specifier?: ts.ImportSpecifier;
+  binding?: NamedBinding;
 }
 
 function sitesOf(ch: FileChanges, imports: ErgraphImports, exportName: string): Site[] {
   const sites: Site[] = [];
   for (const b of imports.named.filter((n) => n.imported === exportName))
-    for (const id of referencesTo(ch.sf, b.local)) sites.push({ node: id, specifier: b.specifier });
+    for (const id of referencesTo(ch.sf, b.local)) sites.push({ node: id, binding: b });
   for (const node of namespaceUses(ch.sf, imports, exportName)) sites.push({ node });
   return sites.filter((s) => !coveredBy(ch.edits, s.node.getStart(ch.sf)));
 }
@@ -69,22 +77,24 @@ export function renameExport(
   rewrite: (site: ts.Node, ref: string) => void,
 ): void {
   const sites = sitesOf(ch, imports, from);
-  const blocked = new Set<ts.ImportSpecifier | undefined>();
+  const blocked = new Set<BindingNode | undefined>();
   const ok: Site[] = [];
   for (const site of sites) {
     const reason = blocker(site.node);
     if (reason) {
       ch.manual(site.node, reason);
-      blocked.add(site.specifier);
+      blocked.add(site.binding?.specifier);
     } else ok.push(site);
   }
   for (const site of ok) {
-    const spec = site.specifier;
+    const spec = site.binding?.specifier;
     let ref: string;
     if (!spec) ref = `${(site.node as ts.PropertyAccessExpression).expression.getText(ch.sf)}.${to}`;
-    else if (spec.propertyName && !blocked.has(spec)) {
+    // An alias straight from ergraph keeps its local name (`LoaderDepend as LD` → `Loader as LD`);
+    // through a barrel the imported name is the barrel's, so the new export is imported directly.
+    else if (spec.propertyName && site.binding!.direct && !blocked.has(spec)) {
       imports.renamed.set(spec, to);
-      ref = spec.name.text;
+      ref = site.binding!.local;
     } else ref = localFor(to, imports);
     rewrite(site.node, ref);
   }

@@ -3,6 +3,7 @@
  * string or template arguments of `graphql(...)` calls. Each is returned as the exact slice of
  * the file it occupies, so an offset in the document is an offset in the file plus `start`.
  */
+import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 
 const TAGS = new Set(['gql', 'graphql']);
@@ -47,26 +48,24 @@ function fromLiteral(node: ts.Node, literal: ts.Expression, sf: ts.SourceFile): 
 
 export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
   const found: EmbeddedDocument[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isTaggedTemplateExpression(node)) {
-      const name = tagName(node.tag);
-      if (name && TAGS.has(name)) {
-        const doc = fromLiteral(node, node.template, sf);
+  const { tagged, calls } = nodesOf(sf);
+  for (const node of tagged) {
+    const name = tagName(node.tag);
+    if (name && TAGS.has(name)) {
+      const doc = fromLiteral(node, node.template, sf);
+      if (doc) found.push(doc);
+    }
+  }
+  for (const node of calls) {
+    const name = tagName(node.expression);
+    if (name && TAGS.has(name))
+      for (const arg of node.arguments) {
+        const doc = fromLiteral(node, arg, sf);
         if (doc) found.push(doc);
       }
-    } else if (ts.isCallExpression(node)) {
-      const name = tagName(node.expression);
-      if (name && TAGS.has(name)) {
-        for (const arg of node.arguments) {
-          const doc = fromLiteral(node, arg, sf);
-          if (doc) found.push(doc);
-        }
-      }
-    }
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  return found;
+  }
+  // In file order, as one walk found them: edits and reports follow the text.
+  return found.sort((a, b) => a.start - b.start);
 }
 
 /**

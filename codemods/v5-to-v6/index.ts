@@ -5,11 +5,13 @@
  * and reported.
  */
 import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { buildFlatIndex, type FlatIndex } from '../../compat/flat-index.js';
-import { fileChanges } from '../lib/changes.js';
+import { fileChanges, type FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
-import { lineColumn, parseSource, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
+import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
+import { scriptTransform } from '../lib/script.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
+import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
+import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
 import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from './document.js';
 import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from './embedded.js';
 import { rewriteMcpCalls } from './mcp.js';
@@ -21,17 +23,16 @@ export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } f
 export const GRAPHQL_EXTENSIONS = ['.graphql', '.gql'] as const;
 const GRAPHQL_TODO = '# TODO(ergraph-migrate): ';
 
-const indexes = new WeakMap<GraphQLSchema, FlatIndex>();
-function indexFor(schema: GraphQLSchema): FlatIndex {
-  let index = indexes.get(schema);
-  if (!index) indexes.set(schema, (index = buildFlatIndex(schema)));
-  return index;
+/** The v6 schemas of a run: `schemas` (several diagrams), else `schema`, else none. */
+export function schemasOf(options: TransformOptions): readonly GraphQLSchema[] {
+  if (options.schemas && options.schemas.length > 0) return options.schemas;
+  return options.schema ? [options.schema] : [];
 }
 
-function schemaOf(options: TransformOptions): GraphQLSchema {
-  if (!options.schema) throw new Error('v5-to-v6 needs the v6 schema to resolve flat names: pass --schema <sdl|introspection.json|url>');
-  return options.schema;
-}
+/** What a document without a schema waits for: the exact next step. */
+export const NO_SCHEMA_NEXT_STEP =
+  'no v6 schema was found, so this v5 document was left as is: rerun v5-to-v6 with --schema <sdl|introspection.json|url>, ' +
+  'a GraphQL Config whose `schema` points at the v6 schema, or --app <module exporting your diagram or GraphQLHandler>';
 
 function rewriteOptions(options: TransformOptions): DocumentRewriteOptions {
   return { keepResponseKeys: options.keepResponseKeys !== false };
@@ -49,10 +50,20 @@ function parseDocument(text: string, file: string, position: (offset: number) =>
 }
 
 function applyToGraphQLFile(source: string, file: string, options: TransformOptions): TransformResult {
-  const schema = schemaOf(options);
   const gqlSource = new Source(source, file);
   const document = parseDocument(source, file, (offset) => getLocation(gqlSource, offset));
-  const rewrite = rewriteDocument(document, source, schema, indexFor(schema), rewriteOptions(options));
+  const at = (offset: number) => getLocation(gqlSource, offset);
+  const schemas = schemasOf(options);
+  const firstField = () => document.definitions[0]?.loc?.start ?? 0;
+  if (schemas.length === 0) {
+    const pending = selectsRootFields(document) ? [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] : [];
+    return { output: source, manual: [], notes: [], pending };
+  }
+  const choice = chooseSchema(document, schemas);
+  if (choice === 'foreign')
+    return { output: source, manual: [], notes: [], notForThisApi: [{ ...at(firstField()), reason: 'none of its root fields belongs to the v6 schema: not for this API, left alone' }] };
+  if (!choice) return { output: source, manual: [], notes: [] };
+  const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options));
   const edits: Edit[] = [...rewrite.edits];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
@@ -89,17 +100,25 @@ function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): 
   }
 }
 
-function applyToScript(source: string, file: string, options: TransformOptions): TransformResult {
-  const schema = schemaOf(options);
-  const index = indexFor(schema);
-  const sf = parseSource(source, file);
-  const ch = fileChanges(sf);
-
+function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[]): void {
+  const { sf } = ch;
+  const schemas = schemasOf(options);
   // Parse every document first, so a file with one broken document is left wholly untouched.
   const documents = findEmbeddedDocuments(sf).map((doc) => ({ doc, document: parseEmbedded(doc, file, sf) }));
   for (const { doc, document } of documents) {
     const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
-    const rewrite: DocumentRewrite = rewriteDocument(document, doc.raw, schema, index, {
+    const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
+    if (schemas.length === 0) {
+      if (selectsRootFields(document, inHole)) pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
+      continue;
+    }
+    const choice = chooseSchema(document, schemas, inHole);
+    if (choice === 'foreign') {
+      foreign.push({ ...where(), reason: 'none of its root fields belongs to the v6 schema: not for this API, left alone' });
+      continue;
+    }
+    if (!choice) continue;
+    const rewrite: DocumentRewrite = rewriteDocument(document, doc.raw, choice.schema, choice.index, {
       ...rewriteOptions(options),
       isPlaceholder: inHole,
     });
@@ -108,10 +127,30 @@ function applyToScript(source: string, file: string, options: TransformOptions):
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }
-  rewriteMcpCalls(ch, index);
-  rewriteNamingHelpers(ch);
-  return ch.result();
 }
+
+/** Where a script's left-alone documents wait until `finish` reports them. */
+const leftAlone = new WeakMap<ts.SourceFile, { pending: ManualItem[]; foreign: ManualItem[] }>();
+
+const scripts = scriptTransform(
+  { name: 'v5-to-v6', from: '5', to: '6', description: '', extensions: SCRIPT_EXTENSIONS },
+  {
+    wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b/.test(source),
+    apply({ sf, file }, { options, changes: ch }) {
+      const found = { pending: [] as ManualItem[], foreign: [] as ManualItem[] };
+      leftAlone.set(sf, found);
+      rewriteDocuments(ch, file, options, found.pending, found.foreign);
+      const schemas = schemasOf(options);
+      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
+      rewriteNamingHelpers(ch);
+    },
+    finish: ({ sf }) => {
+      const found = leftAlone.get(sf);
+      return found ? { pending: found.pending, notForThisApi: found.foreign } : {};
+    },
+    imports: { removeReExports: ['toCamelCase', 'toGraphqlFieldName'], relocate: true },
+  },
+);
 
 export const transform: Transform = {
   name: 'v5-to-v6',
@@ -120,14 +159,22 @@ export const transform: Transform = {
   description:
     'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases), MCP { name } → { entity, method }, naming helpers removed',
   extensions: [...SCRIPT_EXTENSIONS, ...GRAPHQL_EXTENSIONS],
-  requiredOptions: [
-    { name: 'schema', flag: '--schema <sdl|introspection.json|url>', why: 'the v6 schema resolves v5 flat root field names' },
-  ],
-  apply(source, { file, options }) {
-    return GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))
-      ? applyToGraphQLFile(source, file, options)
-      : applyToScript(source, file, options);
+  script: scripts.script,
+  apply(source, ctx) {
+    const { file, options } = ctx;
+    if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);
+    return scripts.apply(source, ctx);
   },
 };
+
+/** One lookup over several schemas (a project with several diagrams): a name two schemas share is ambiguous. */
+function mergedIndex(schemas: readonly GraphQLSchema[]): FlatIndex {
+  if (schemas.length === 1) return knownOf(schemas[0]!).index;
+  const merged = { query: new Map(), mutation: new Map() } as Record<'query' | 'mutation', Map<string, FlatTarget[]>>;
+  for (const schema of schemas)
+    for (const op of ['query', 'mutation'] as const)
+      for (const [name, targets] of knownOf(schema).index[op]) merged[op].set(name, [...(merged[op].get(name) ?? []), ...targets]);
+  return merged;
+}
 
 export default transform;

@@ -38,6 +38,8 @@ export function rewriteNamingHelpers(ch: FileChanges): void {
     const uses = referencesTo(sf, binding.local);
     const reason = `${binding.imported} was removed in v6: use ${REPLACEMENT}(entity, suffix) or the entity and method names`;
     for (const use of uses) ch.manual(statementOf(use), reason);
+    // Through a barrel or a require(), only the uses are marked: the barrel's own re-export goes there.
+    if (!binding.direct || !ts.isImportSpecifier(binding.specifier)) continue;
     if (uses.length > 0 && !replacementImported) {
       ch.replace(binding.specifier, `${binding.specifier.isTypeOnly ? 'type ' : ''}${REPLACEMENT}`);
       replacementImported = true;

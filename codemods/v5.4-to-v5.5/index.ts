@@ -4,10 +4,11 @@
  * some scanned file already does that (section 9.3).
  */
 import { callsOf } from '../lib/ast.js';
-import { fileChanges, type FileChanges } from '../lib/changes.js';
-import { fixImports, localFor, PACKAGE, readErgraphImports, type ErgraphImports } from '../lib/ergraph-imports.js';
-import { parseSource, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
-import type { Transform } from '../types.js';
+import type { FileChanges } from '../lib/changes.js';
+import { localFor, PACKAGE, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { nodesOf } from '../lib/nodes.js';
+import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
+import { scriptTransform } from '../lib/script.js';
 
 export type AutoLoadFact =
   | { kind: 'configured'; file: string; diagram: string }
@@ -22,13 +23,7 @@ function isCreateAutoLoad(node: ts.Node): node is ts.CallExpression & { expressi
 }
 
 function createAutoLoadCalls(sf: ts.SourceFile): (ts.CallExpression & { expression: ts.PropertyAccessExpression })[] {
-  const found: (ts.CallExpression & { expression: ts.PropertyAccessExpression })[] = [];
-  const visit = (node: ts.Node): void => {
-    if (isCreateAutoLoad(node)) found.push(node);
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  return found;
+  return nodesOf(sf).calls.filter(isCreateAutoLoad);
 }
 
 function configuredDiagrams(sf: ts.SourceFile, imports: ErgraphImports): string[] {
@@ -61,64 +56,54 @@ function wholeLines(ch: FileChanges, node: ts.Node): { start: number; end: numbe
   return { start: lineStart, end: blankBefore && blankAfter ? lineEnd + blankAfter[0].length : lineEnd };
 }
 
-const transform: Transform<AutoLoadFact> = {
-  name: 'v5.4-to-v5.5',
-  from: '5.4',
-  to: '5.5',
-  description: "diagram.createAutoLoad() removed: AutoLoad imported from 'ergraph', configGlobalResolver(diagram) kept or added",
-  extensions: SCRIPT_EXTENSIONS,
-  scan(source, file) {
-    if (!source.includes('createAutoLoad') && !source.includes('Resolver')) return [];
-    const sf = parseSource(source, file);
-    const facts: AutoLoadFact[] = configuredDiagrams(sf, readErgraphImports(sf)).map((diagram) => ({
-      kind: 'configured',
-      file,
-      diagram,
-    }));
-    for (const call of createAutoLoadCalls(sf))
-      facts.push({ kind: 'createAutoLoad', file, diagram: call.expression.expression.getText(sf) });
-    return facts;
+const transform = scriptTransform<AutoLoadFact>(
+  {
+    name: 'v5.4-to-v5.5',
+    from: '5.4',
+    to: '5.5',
+    description: "diagram.createAutoLoad() removed: AutoLoad imported from 'ergraph', configGlobalResolver(diagram) kept or added",
+    extensions: SCRIPT_EXTENSIONS,
   },
-  apply(source, { file, facts }) {
-    const sf = parseSource(source, file);
-    const imports = readErgraphImports(sf);
-    const ch = fileChanges(sf);
-    const configured = facts.some((f) => f.kind === 'configured') || configuredDiagrams(sf, imports).length > 0;
-    // With no binding anywhere, the first file that created AutoLoad gets the one call.
-    const firstCreator = facts.find((f) => f.kind === 'createAutoLoad')?.file ?? file;
-    let bound = configured;
-    for (const call of createAutoLoadCalls(sf)) {
-      const stmt = declaringStatement(call);
-      if (!stmt || call.arguments.length > 0) {
-        ch.manual(call, "createAutoLoad() was removed in v5.5: import AutoLoad from 'ergraph' and call configGlobalResolver(diagram)");
-        continue;
+  {
+    wants: (source) => source.includes('createAutoLoad') || source.includes('Resolver') || /_er_?[cC]onfigs_?[mM]ap/.test(source),
+    scan({ sf, file, imports }) {
+      const facts: AutoLoadFact[] = configuredDiagrams(sf, imports).map((diagram) => ({ kind: 'configured', file, diagram }));
+      for (const call of createAutoLoadCalls(sf))
+        facts.push({ kind: 'createAutoLoad', file, diagram: call.expression.expression.getText(sf) });
+      return facts;
+    },
+    apply({ sf, file, source, imports }, { facts, changes: ch }) {
+      const configured = facts.some((f) => f.kind === 'configured') || configuredDiagrams(sf, imports).length > 0;
+      // With no binding anywhere, the first file that created AutoLoad gets the one call.
+      const firstCreator = facts.find((f) => f.kind === 'createAutoLoad')?.file ?? file;
+      let bound = configured;
+      for (const call of createAutoLoadCalls(sf)) {
+        const stmt = declaringStatement(call);
+        if (!stmt || call.arguments.length > 0) {
+          ch.manual(call, "createAutoLoad() was removed in v5.5: import AutoLoad from 'ergraph' and call configGlobalResolver(diagram)");
+          continue;
+        }
+        const local = (stmt.declarationList.declarations[0].name as ts.Identifier).text;
+        const diagram = call.expression.expression.getText(sf);
+        const exported = stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+        const binding = local === 'AutoLoad' ? 'AutoLoad' : `AutoLoad as ${local}`;
+        const lines: string[] = [];
+        if (exported) {
+          lines.push(`export { ${binding} } from '${PACKAGE}';`);
+          ch.note(stmt, `${local} is re-exported from '${PACKAGE}' so modules importing it keep working`);
+        } else if (!imports.named.some((b) => b.imported === 'AutoLoad' && b.local === local)) imports.added.add(binding);
+        if (!bound && file === firstCreator) {
+          lines.push(`${localFor('configGlobalResolver', imports)}(${diagram});`);
+          ch.note(stmt, `configGlobalResolver(${diagram}) added: the resolver must be bound to the diagram`);
+          bound = true;
+        }
+        if (lines.length === 0) ch.replace(wholeLines(ch, stmt), '');
+        else ch.replace(stmt, lines.join('\n' + (/^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', stmt.getStart(sf)) + 1))?.[0] ?? '')));
       }
-      const local = (stmt.declarationList.declarations[0].name as ts.Identifier).text;
-      const diagram = call.expression.expression.getText(sf);
-      const exported = stmt.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-      const binding = local === 'AutoLoad' ? 'AutoLoad' : `AutoLoad as ${local}`;
-      const lines: string[] = [];
-      if (exported) {
-        lines.push(`export { ${binding} } from '${PACKAGE}';`);
-        ch.note(stmt, `${local} is re-exported from '${PACKAGE}' so modules importing it keep working`);
-      } else if (!imports.named.some((b) => b.imported === 'AutoLoad' && b.local === local)) imports.added.add(binding);
-      if (!bound && file === firstCreator) {
-        lines.push(`${localFor('configGlobalResolver', imports)}(${diagram});`);
-        ch.note(stmt, `configGlobalResolver(${diagram}) added: the resolver must be bound to the diagram`);
-        bound = true;
-      }
-      if (lines.length === 0) ch.replace(wholeLines(ch, stmt), '');
-      else ch.replace(stmt, lines.join('\n' + (/^[ \t]*/.exec(source.slice(source.lastIndexOf('\n', stmt.getStart(sf)) + 1))?.[0] ?? '')));
-    }
-    const visit = (node: ts.Node): void => {
-      if (ts.isPropertyAccessExpression(node) && ['_er_configs_map', '_erConfigsMap'].includes(node.name.text))
-        ch.manual(node, `${node.name.text} was removed in v5.5`);
-      node.forEachChild(visit);
-    };
-    visit(sf);
-    fixImports(ch, imports, []);
-    return ch.result();
+      for (const node of nodesOf(sf).accesses)
+        if (['_er_configs_map', '_erConfigsMap'].includes(node.name.text)) ch.manual(node, `${node.name.text} was removed in v5.5`);
+    },
   },
-};
+);
 
 export default transform;

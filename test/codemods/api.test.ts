@@ -1,5 +1,5 @@
 /** The programmatic API as users import it: `ergraph/migrate`. */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,22 +22,21 @@ describe('ergraph/migrate', () => {
     cpSync(join(FIXTURES, 'federation-config/cross-file/input'), dir, { recursive: true });
     const report = await runMigration({ transforms: upgradePath('5.5', '6').slice(0, 1), paths: ['.'], cwd: dir, workers: 0 });
     expect(report.transforms).toEqual(['federation-config']);
-    expect(report.summary).toMatchObject({ files: 3, changed: 3, manual: 0, errors: 0 });
+    expect(report.summary).toMatchObject({ files: 4, changed: 3, manual: 0, errors: 0 });
     expect(readTree(dir)).toEqual(readTree(join(FIXTURES, 'federation-config/cross-file/expected')));
     expect(toMarkdown(report)).toContain('- `entities.ts` (federation-config)');
     expect(readFileSync(join(dir, 'dto.ts'), 'utf8')).toContain("federationKey: 'sku'");
   });
 
-  it('runMigration refuses a transform missing a required option before reading any file', async () => {
+  it('runMigration without a schema runs what needs none and reports the documents pending', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'ergraph-migrate-api-'));
     try {
       cpSync(join(FIXTURES, 'federation-config/cross-file/input'), fresh, { recursive: true });
-      const before = readTree(fresh);
-      const run = runMigration({ transforms: upgradePath('5.5', '6'), paths: ['.'], cwd: fresh, workers: 0 });
-      await expect(run).rejects.toThrow(MissingOptionError);
-      await expect(run).rejects.toThrow(/^v5-to-v6 needs --schema <sdl\|introspection\.json\|url>: the v6 schema/);
-      // federation-config, the step before, did not run either
-      expect(readTree(fresh)).toEqual(before);
+      writeFileSync(join(fresh, 'users.graphql'), '{ userGetAll }\n');
+      const report = await runMigration({ transforms: upgradePath('5.5', '6'), paths: ['.'], cwd: fresh, workers: 0, dryRun: true });
+      expect(report.summary).toMatchObject({ pending: 1, errors: 0 });
+      expect(report.files.find((f) => f.file === 'entities.ts')?.changed).toBe(true);
+      expect(report.files.find((f) => f.file === 'users.graphql')?.pending[0]?.reason).toMatch(/^no v6 schema was found/);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }

@@ -16,10 +16,23 @@ const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.ur
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
 
-function tempTree(fixture: string): string {
+/** A fresh git repository holding `files` (committed), where a writing run is allowed. */
+function tempRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
   dirs.push(dir);
+  git(dir, 'init', '-q');
+  return dir;
+}
+
+function commitAll(dir: string): void {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', 'input');
+}
+
+function tempTree(fixture: string): string {
+  const dir = tempRepo();
   cpSync(join(FIXTURES, fixture, 'input'), dir, { recursive: true });
+  commitAll(dir);
   return dir;
 }
 
@@ -68,23 +81,23 @@ describe('ergraph-migrate', () => {
     expect(out).toContain('--- a/views.ts\n+++ b/views.ts');
     expect(out).toContain("-  owner: Annotated(ref(() => UserView).nullable(), LoadBy('ownerId')),");
     expect(out).toContain('+  owner: Annotated(ref(() => UserView).nullable(), AutoLoad()),');
-    expect(out).toMatch(/v3-to-v4: 2 files scanned, 2 would change, 0 manual, 0 errors/);
+    expect(out).toMatch(/v3-to-v4: 3 files scanned, 2 would change, 0 manual, 0 errors/);
     expect(readTree(dir)).toEqual(before);
   });
 
   it('writes the migrated files and JSON and Markdown reports', async () => {
     const dir = tempTree('v3-to-v4/manual');
-    const { code } = await cli(dir, 'v3-to-v4', '.', '--report', 'out/report.json');
+    const { code } = await cli(dir, 'v3-to-v4', '.', '--report', 'out/report.json', '--force');
     expect(code).toBe(0);
     expect(readFileSync(join(dir, 'entities.ts'), 'utf8')).toBe(
       readFileSync(join(FIXTURES, 'v3-to-v4/manual/expected/entities.ts'), 'utf8'),
     );
     const json = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'));
-    expect(json.summary).toMatchObject({ files: 1, changed: 1, manual: 6, errors: 0 });
+    expect(json.summary).toMatchObject({ files: 2, changed: 1, manual: 6, errors: 0 });
     expect(json.files[0].manual[0]).toEqual({
-      line: 12,
-      column: 5,
-      reason: 'Relationship: spread options cannot be migrated safely',
+      line: 7,
+      column: 2,
+      reason: 'modelConfig(...) with options: serialization takes none, move them',
       transform: 'v3-to-v4',
     });
     const fresh = tempTree('v3-to-v4/manual');
@@ -92,13 +105,13 @@ describe('ergraph-migrate', () => {
     expect(md.code).toBe(0);
     const text = readFileSync(join(fresh, 'report.md'), 'utf8');
     expect(text).toContain('# ergraph-migrate report');
-    expect(text).toContain('| `entities.ts:12:5` | v3-to-v4 | Relationship: spread options cannot be migrated safely |');
+    expect(text).toContain('| `entities.ts:16:5` | v3-to-v4 | Relationship: spread options cannot be migrated safely |');
   });
 
   it('upgrade chains the steps in version order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
-    dirs.push(dir);
+    const dir = tempRepo();
     writeFileSync(join(dir, 'diagram.ts'), ALL_VERSIONS);
+    commitAll(dir);
     const { code, out } = await cli(dir, 'upgrade', '--from', '3', '--to', '5.5', '.');
     expect(code).toBe(0);
     expect(out).toContain('v3-to-v4 → v4-to-v5 → v5.4-to-v5.5: 1 files scanned, 1 changed');
@@ -117,6 +130,7 @@ describe('ergraph-migrate', () => {
         '',
       ].join('\n'),
     );
+    commitAll(dir);
     const again = await cli(dir, 'upgrade', '--from', '3', '--to', '5.5', '.');
     expect(again.out).toContain('1 files scanned, 0 changed');
   });
@@ -127,32 +141,26 @@ describe('ergraph-migrate', () => {
     writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
     const { code, out } = await cli(dir, 'upgrade', '--from', '5.5', '--to', '6', '.', '--dry-run', '--schema', 'schema.graphql');
     expect(code).toBe(0);
-    expect(out).toContain('federation-config → v5-to-v6: 5 files scanned, 4 would change');
+    expect(out).toContain('federation-config → v5-to-v6: 6 files scanned, 4 would change');
     expect(out).toContain('+  static __federation_keys__ = [\'productId\'];');
     expect(out).toContain('--- a/users.graphql');
   });
 
-  it('v5-to-v6 and upgrade --to 6 without --schema are usage errors before anything is read or written', async () => {
+  it('v5-to-v6 with no schema anywhere migrates what needs none, lists each document left with its next step, and exits 3', async () => {
     const dir = tempTree('federation-config/cross-file');
     writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
-    // A dirty git tree: had the CLI got as far as checking it, it would answer exit 1.
-    git(dir, 'init', '-q');
+    writeFileSync(join(dir, 'helpers.ts'), "import { toCamelCase } from 'ergraph';\nexport const n = 1;\n");
+    commitAll(dir);
     const before = readTree(dir);
-    for (const argv of [
-      ['upgrade', '--from', '5.5', '--to', '6', '.'],
-      ['v5-to-v6', '.'],
-      ['v5-to-v6', '.', '--dry-run', '--report', 'r.md'],
-    ]) {
-      const { code, out, err } = await cli(dir, ...argv);
-      expect(code, argv.join(' ')).toBe(2);
-      expect(err).toContain('ergraph-migrate: v5-to-v6 needs --schema <sdl|introspection.json|url>');
-      expect(err).not.toContain('left unchanged');
-      // no summary line: no file was scanned
-      expect(out).toBe('');
-      expect(readTree(dir)).toEqual(before);
-    }
-    // steps that need nothing still run without it
-    expect((await cli(dir, 'upgrade', '--from', '5.4', '--to', '5.5', '.', '--dry-run')).code).toBe(0);
+    const { code, out } = await cli(dir, 'upgrade', '--from', '5.5', '--to', '6', '.', '--dry-run');
+    expect(code).toBe(3);
+    expect(out).toContain('v6 schema: none found');
+    expect(out).toMatch(/pending: users\.graphql:1:1 \[v5-to-v6\] no v6 schema was found, so this v5 document was left as is: rerun v5-to-v6 with --schema/);
+    // what needs no schema ran: federation-config, and the unused naming helper is gone
+    expect(out).toContain("+  static __federation_keys__ = ['productId'];");
+    expect(out).toContain("-import { toCamelCase } from 'ergraph';");
+    expect(out).toMatch(/1 pending \(no v6 schema\)/);
+    expect(readTree(dir)).toEqual(before);
   });
 
   it('issue 8: v5-to-v6 --dry-run on the v5 fixture app prints the diff report and writes nothing', async () => {
@@ -163,12 +171,17 @@ describe('ergraph-migrate', () => {
     const input = readTree(app);
     const expected = readTree(join(FIXTURES, 'v5-to-v6/app/expected'));
     // Run from the repository root, as the issue does, so --schema is the fixture's relative path.
-    const { code, out, err } = await cli(
+    const run = await cli(
       ROOT,
       'v5-to-v6', app, '--schema', 'fixtures/v5-to-v6/app/schema.graphql', '--dry-run', '--report', join(tmp, 'r.md'),
     );
+    const { code, err } = run;
+    let out = run.out;
     expect(err).toBe('');
     expect(code).toBe(0);
+    // Where the schema came from is said first.
+    expect(out.startsWith('v6 schema: --schema fixtures/v5-to-v6/app/schema.graphql\n')).toBe(true);
+    out = out.slice(out.indexOf('\n') + 1);
 
     // One unified diff per changed file, input → the fixture's expected output, in path order.
     const shown = (file: string) => relative(ROOT, join(app, file)).split('\\').join('/');
@@ -184,13 +197,15 @@ describe('ergraph-migrate', () => {
 
     // The manual items and the summary follow the diffs.
     const rest = out.slice(diffs.length).split('\n');
-    expect(rest.filter((l) => l.startsWith('manual: '))).toHaveLength(4);
+    expect(rest.filter((l) => l.startsWith('manual: '))).toHaveLength(3);
     expect(rest).toContain(`manual: ${shown('src/queries.ts')}:47:1 [v5-to-v6] toCamelCase was removed in v6: use groupTypeName(entity, suffix) or the entity and method names`);
-    expect(out).toMatch(/\nv5-to-v6: 5 files scanned, 5 would change, 4 manual, 0 errors \(\d+\.\d\ds\)\n$/);
+    // a document none of whose root fields is in the schema is another API's: left alone, counted
+    expect(rest).toContain(`not for this API: ${shown('src/queries.ts')}:43:24 (left alone)`);
+    expect(out).toMatch(/\nv5-to-v6: 6 files scanned, 5 would change, 3 manual, 0 errors, 1 not for this API \(\d+\.\d\ds\)\n$/);
 
     const report = readFileSync(join(tmp, 'r.md'), 'utf8');
     expect(report).toContain('Transforms: `v5-to-v6` (dry run: nothing written)');
-    expect(report).toContain('| 5 | 5 | 4 | 0 |');
+    expect(report).toContain('| 6 | 5 | 3 | 0 |');
     expect(report).toContain(`- \`${shown('queries/users.graphql')}\` (v5-to-v6)`);
     // nothing written: the copy is byte for byte the fixture input, and only the report was added
     expect(readTree(app)).toEqual(input);
@@ -199,8 +214,7 @@ describe('ergraph-migrate', () => {
   });
 
   it('v5-to-v6 --no-keep-response-keys drops the generated aliases, also in worker threads', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
-    dirs.push(dir);
+    const dir = tempRepo();
     writeFileSync(join(dir, 'schema.graphql'), 'type UserQuery { getAll: [Int!]! }\ntype Query { User: UserQuery! }\n');
     writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
     writeFileSync(join(dir, 'aliased.graphql'), 'query A { mine: userGetAll }\n');
@@ -218,8 +232,7 @@ describe('ergraph-migrate', () => {
   });
 
   it('--schema accepts an introspection URL as written', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
-    dirs.push(dir);
+    const dir = tempRepo();
     writeFileSync(join(dir, 'users.graphql'), '{ userGetAll }\n');
     const schema = buildSchema('type UserQuery { getAll: [Int!]! }\ntype Query { User: UserQuery! }');
     const server = createServer((req, res) => {
@@ -244,8 +257,7 @@ describe('ergraph-migrate', () => {
   });
 
   it('--schema errors name the source (the v5-to-v6 loader)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-'));
-    dirs.push(dir);
+    const dir = tempRepo();
     writeFileSync(join(dir, 'bad.graphql'), 'type Query {\n');
     const { code, err } = await cli(dir, 'v5-to-v6', '.', '--dry-run', '--schema', 'bad.graphql');
     expect(code).toBe(1);
@@ -263,9 +275,6 @@ describe('ergraph-migrate', () => {
 
   it('refuses a dirty git tree unless --force', async () => {
     const dir = tempTree('v4-to-v5/configs');
-    git(dir, 'init', '-q');
-    git(dir, 'add', '.');
-    git(dir, 'commit', '-q', '-m', 'v4');
     writeFileSync(join(dir, 'extra.ts'), 'export {};\n');
     const before = readTree(dir);
     const refused = await cli(dir, 'v4-to-v5', '.');
@@ -280,9 +289,9 @@ describe('ergraph-migrate', () => {
   it('--ignore skips matching paths', async () => {
     const dir = tempTree('v3-to-v4/load-by');
     const before = readFileSync(join(dir, 'views.ts'), 'utf8');
-    const { code, out } = await cli(dir, 'v3-to-v4', '.', '--ignore', '**/views.ts');
+    const { code, out } = await cli(dir, 'v3-to-v4', '.', '--ignore', '**/views.ts', '--force');
     expect(code).toBe(0);
-    expect(out).toContain('1 files scanned, 1 changed');
+    expect(out).toContain('2 files scanned, 1 changed');
     expect(readFileSync(join(dir, 'views.ts'), 'utf8')).toBe(before);
   });
 
@@ -290,7 +299,8 @@ describe('ergraph-migrate', () => {
     const dir = tempTree('v4-to-v5/configs');
     const broken = "import { ErDiagram } from 'ergraph';\nnew ErDiagram({ configs: [ });\n";
     writeFileSync(join(dir, 'broken.ts'), broken);
-    const { code, err } = await cli(dir, 'v4-to-v5', '.', '--report', 'r.json');
+    commitAll(dir);
+    const { code, err } = await cli(dir, 'v4-to-v5', '.', '--report', 'r.json', '--force');
     expect(code).toBe(1);
     expect(err).toMatch(/error: .*broken\.ts:2:\d+: .* \(left unchanged\)/);
     expect(readFileSync(join(dir, 'broken.ts'), 'utf8')).toBe(broken);
@@ -319,7 +329,7 @@ describe('ergraph-migrate', () => {
     let tty = '';
     const io: CliIO = { cwd: dir, stdout: { isTTY: true, write: (s: string) => (tty += s) }, stderr: { write: () => true } };
     expect(await main(['v3-to-v4', '.', '--dry-run'], io)).toBe(0);
-    expect(tty).toContain(`\rv3-to-v4           [${'#'.repeat(30)}] 2/2\n`);
+    expect(tty).toContain(`\rv3-to-v4           [${'#'.repeat(30)}] 3/3\n`);
     const plain = await cli(dir, 'v3-to-v4', '.', '--dry-run');
     expect(plain.out).not.toContain('\r');
   });

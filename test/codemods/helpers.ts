@@ -6,8 +6,10 @@ import { ts } from 'ts-morph';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
+/** Every file under `dir` but a git repository's own data. */
 export function walk(dir: string): string[] {
   return readdirSync(dir)
+    .filter((name) => name !== '.git')
     .sort()
     .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
 }

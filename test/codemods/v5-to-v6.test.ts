@@ -149,8 +149,21 @@ describe('v5-to-v6 documents', () => {
     expect(outcome.error).toMatchObject({ file: 'bad.ts', line: 4, column: 24 });
   });
 
-  it('asks for the schema when it is missing', () => {
-    expect(() => run('{ userGetAll { id } }', 'a.graphql', {})).toThrow(/--schema/);
+  it('without a schema leaves each v5 document as is and names the next step', () => {
+    const result = transform.apply('{ userGetAll { id } }', { file: 'a.graphql', facts: [], options: {} });
+    expect(result.output).toBe('{ userGetAll { id } }');
+    expect(result.manual).toEqual([]);
+    expect(result.pending).toEqual([{ line: 1, column: 1, reason: expect.stringMatching(/^no v6 schema was found.*--schema <sdl\|introspection\.json\|url>.*GraphQL Config.*--app/) }]);
+    const script = transform.apply("const q = gql`{ userGetAll { id } }`;\nconst other = gql`fragment F on User { id }`;\n", { file: 'a.ts', facts: [], options: {} });
+    expect(script.pending?.map((p) => p.line)).toEqual([1]);
+  });
+
+  it('leaves a document for another API alone and counts it, without a marker', () => {
+    const source = 'const q = gql`query { payments { id } }`;\n';
+    const result = run(source);
+    expect(result.output).toBe(source);
+    expect(result.manual).toEqual([]);
+    expect(result.notForThisApi).toHaveLength(1);
   });
 
   it('treats an interpolation inside a selection set as fields', () => {

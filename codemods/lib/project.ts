@@ -1,0 +1,216 @@
+/**
+ * The project's own module graph, read from every file of a run: what each module declares,
+ * imports and re-exports. Transforms ask it two questions a single file cannot answer: which
+ * ergraph export a name imported through the project's barrels stands for, and which class a
+ * local name (an alias, a barrel import) refers to. Plain data, so it crosses to worker threads.
+ */
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isErgraphModule } from './v6-exports.js';
+import { ts } from './parse.js';
+
+export interface ModuleFacts {
+  file: string;
+  /** Classes declared at the top level (and in namespaces), by name. */
+  classes: string[];
+  /** exported name → local name, for `export class X`, `export { a as b }`. */
+  localExports: Record<string, string>;
+  /** exported name → where it comes from (`export { X as Y } from './m'`, `export { X } from 'ergraph'`). */
+  reExports: Record<string, { module: string; name: string }>;
+  /** `export * from '<module>'`. */
+  stars: string[];
+  /** local name → where it was imported from (`import { X as Y } from './m'`, `const { X } = require('./m')`). */
+  imports: Record<string, { module: string; name: string }>;
+  /** local name → module of `import * as ns from './m'` / `const ns = require('./m')`. */
+  namespaces: Record<string, string>;
+}
+
+const SCRIPT = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+function moduleSpecifier(node: ts.Expression | undefined): string | undefined {
+  return node && ts.isStringLiteral(node) ? node.text : undefined;
+}
+
+/** `require('m')`, `await import('m')`, `import('m')`: the module, if the expression is one of those. */
+export function requiredModule(expr: ts.Expression | undefined): string | undefined {
+  let e = expr;
+  while (e && (ts.isAwaitExpression(e) || ts.isParenthesizedExpression(e))) e = e.expression;
+  if (!e || !ts.isCallExpression(e) || e.arguments.length !== 1) return undefined;
+  const isRequire = ts.isIdentifier(e.expression) && e.expression.text === 'require';
+  const isImport = e.expression.kind === ts.SyntaxKind.ImportKeyword;
+  return isRequire || isImport ? moduleSpecifier(e.arguments[0]) : undefined;
+}
+
+export function scanModule(sf: ts.SourceFile): ModuleFacts {
+  const facts: ModuleFacts = { file: sf.fileName, classes: [], localExports: {}, reExports: {}, stars: [], imports: {}, namespaces: {} };
+  const exported = (node: ts.Node) => !!(ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
+  for (const stmt of sf.statements) {
+    if (ts.isClassDeclaration(stmt) && stmt.name) {
+      facts.classes.push(stmt.name.text);
+      if (exported(stmt)) facts.localExports[stmt.name.text] = stmt.name.text;
+    } else if (ts.isImportDeclaration(stmt)) {
+      const module = moduleSpecifier(stmt.moduleSpecifier);
+      const bindings = stmt.importClause?.namedBindings;
+      if (!module) continue;
+      if (stmt.importClause?.name) facts.imports[stmt.importClause.name.text] = { module, name: 'default' };
+      if (bindings && ts.isNamespaceImport(bindings)) facts.namespaces[bindings.name.text] = module;
+      else if (bindings)
+        for (const s of bindings.elements) facts.imports[s.name.text] = { module, name: (s.propertyName ?? s.name).text };
+    } else if (ts.isExportDeclaration(stmt)) {
+      const module = moduleSpecifier(stmt.moduleSpecifier);
+      const clause = stmt.exportClause;
+      if (!clause) {
+        if (module) facts.stars.push(module);
+      } else if (ts.isNamespaceExport(clause)) {
+        if (module) facts.reExports[clause.name.text] = { module, name: '*' };
+      } else
+        for (const s of clause.elements) {
+          const name = (s.propertyName ?? s.name).text;
+          if (module) facts.reExports[s.name.text] = { module, name };
+          else facts.localExports[s.name.text] = name;
+        }
+    } else if (ts.isVariableStatement(stmt)) {
+      for (const decl of stmt.declarationList.declarations) {
+        const module = requiredModule(decl.initializer);
+        if (ts.isIdentifier(decl.name)) {
+          if (exported(stmt)) facts.localExports[decl.name.text] = decl.name.text;
+          if (module) facts.namespaces[decl.name.text] = module;
+        } else if (module && ts.isObjectBindingPattern(decl.name)) {
+          for (const el of decl.name.elements) {
+            const key = el.propertyName ?? el.name;
+            if (ts.isIdentifier(el.name) && (ts.isIdentifier(key) || ts.isStringLiteral(key)))
+              facts.imports[el.name.text] = { module, name: key.text };
+          }
+        }
+      }
+    } else if ((ts.isFunctionDeclaration(stmt) || ts.isEnumDeclaration(stmt)) && stmt.name && exported(stmt)) {
+      facts.localExports[stmt.name.text] = stmt.name.text;
+    }
+  }
+  return facts;
+}
+
+/** A class as the project declares it. */
+export interface ClassRef {
+  file: string;
+  name: string;
+}
+
+export class Project {
+  private readonly byFile = new Map<string, ModuleFacts>();
+
+  constructor(facts: readonly ModuleFacts[]) {
+    for (const f of facts) this.byFile.set(f.file, f);
+  }
+
+  get size(): number {
+    return this.byFile.size;
+  }
+
+  allFacts(): ModuleFacts[] {
+    return [...this.byFile.values()];
+  }
+
+  facts(file: string): ModuleFacts | undefined {
+    return this.byFile.get(file);
+  }
+
+  /** The run's file a relative specifier names (`./m`, `./m.js` for `m.ts`, `./dir` for `dir/index.ts`). */
+  resolveModule(from: string, spec: string): string | undefined {
+    if (!spec.startsWith('.')) return undefined;
+    // Files named relative to a root (`applyToFiles` on fixture trees) resolve among themselves.
+    const base = isAbsolute(from) ? resolve(dirname(from), spec) : join(dirname(from), spec);
+    const stem = base.replace(/\.(?:[cm]?js|jsx)$/, '');
+    const candidates = [base, ...SCRIPT.map((e) => stem + e), ...SCRIPT.map((e) => join(base, `index${e}`))];
+    return candidates.find((c) => this.byFile.has(c));
+  }
+
+  /**
+   * The ergraph export a module's exported name stands for (following re-exports and `export *`
+   * through the project's barrels), or undefined when it is not one.
+   */
+  ergraphExport(file: string, name: string, known: ReadonlySet<string>, seen = new Set<string>()): string | undefined {
+    const key = `${file}\0${name}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const facts = this.byFile.get(file);
+    if (!facts) return undefined;
+    const re = facts.reExports[name];
+    if (re) return this.fromModule(file, re.module, re.name, known, seen);
+    const local = facts.localExports[name];
+    if (local !== undefined) {
+      const imported = facts.imports[local];
+      return imported ? this.fromModule(file, imported.module, imported.name, known, seen) : undefined;
+    }
+    for (const star of facts.stars) {
+      const found = this.fromModule(file, star, name, known, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private fromModule(from: string, module: string, name: string, known: ReadonlySet<string>, seen: Set<string>): string | undefined {
+    if (isErgraphModule(module)) return known.has(name) ? name : undefined;
+    const target = this.resolveModule(from, module);
+    return target ? this.ergraphExport(target, name, known, seen) : undefined;
+  }
+
+  /** Does a module re-export the whole of ergraph (directly or through barrels)? */
+  isErgraphBarrel(file: string, seen = new Set<string>()): boolean {
+    if (seen.has(file)) return false;
+    seen.add(file);
+    const facts = this.byFile.get(file);
+    if (!facts) return false;
+    return facts.stars.some((m) => {
+      if (isErgraphModule(m)) return true;
+      const target = this.resolveModule(file, m);
+      return target !== undefined && this.isErgraphBarrel(target, seen);
+    });
+  }
+
+  /** The class a name used in `file` refers to: declared there, or imported (through aliases and barrels). */
+  classOf(file: string, local: string): ClassRef | undefined {
+    const facts = this.byFile.get(file);
+    if (!facts) return undefined;
+    if (facts.classes.includes(local)) return { file, name: local };
+    const imported = facts.imports[local];
+    if (!imported) return undefined;
+    const target = this.resolveModule(file, imported.module);
+    return target ? this.exportedClass(target, imported.name, new Set()) : undefined;
+  }
+
+  /** `ns.Author` where `ns` is a namespace import of a project module. */
+  classOfMember(file: string, namespace: string, member: string): ClassRef | undefined {
+    const module = this.byFile.get(file)?.namespaces[namespace];
+    const target = module ? this.resolveModule(file, module) : undefined;
+    return target ? this.exportedClass(target, member, new Set()) : undefined;
+  }
+
+  private exportedClass(file: string, name: string, seen: Set<string>): ClassRef | undefined {
+    const key = `${file}\0${name}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const facts = this.byFile.get(file);
+    if (!facts) return undefined;
+    const local = facts.localExports[name];
+    if (local !== undefined) {
+      if (facts.classes.includes(local)) return { file, name: local };
+      const imported = facts.imports[local];
+      const target = imported && this.resolveModule(file, imported.module);
+      return target ? this.exportedClass(target, imported.name, seen) : undefined;
+    }
+    const re = facts.reExports[name];
+    if (re) {
+      const target = this.resolveModule(file, re.module);
+      return target ? this.exportedClass(target, re.name, seen) : undefined;
+    }
+    for (const star of facts.stars) {
+      const target = this.resolveModule(file, star);
+      const found = target && this.exportedClass(target, name, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+}
+
+/** Everything a transform knows about the project when it runs alone on one file. */
+export const EMPTY_PROJECT = new Project([]);

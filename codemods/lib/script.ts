@@ -1,0 +1,76 @@
+/**
+ * A script parsed once and shared: by the scan and apply of one transform, and by every step of
+ * a chain (`upgrade`), which add their edits to one `FileChanges`. Parsing is most of a
+ * transform's cost, so this is what makes a five-step chain cost about one parse per file.
+ */
+import type { ScriptStep, Transform, TransformOptions, TransformResult } from '../types.js';
+import { fileChanges } from './changes.js';
+import { fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
+import { parseSource, ts } from './parse.js';
+import { EMPTY_PROJECT, Project } from './project.js';
+
+export interface Script {
+  file: string;
+  source: string;
+  sf: ts.SourceFile;
+  project: Project;
+  /** The file's ergraph bindings, read once and shared by every step (their `added` names accumulate). */
+  readonly imports: ErgraphImports;
+}
+
+export function parseScript(source: string, file: string, project: Project = EMPTY_PROJECT): Script {
+  const sf = parseSource(source, file);
+  return scriptOf(sf, project);
+}
+
+export function scriptOf(sf: ts.SourceFile, project: Project = EMPTY_PROJECT): Script {
+  let imports: ErgraphImports | undefined;
+  const script: Script = {
+    file: sf.fileName,
+    source: sf.text,
+    sf,
+    project,
+    // Read with the project set on the script by then: the runner parses every file before it
+    // knows the module graph, then sets it (a closure over the parameter would keep the empty one).
+    get imports() {
+      return (imports ??= readErgraphImports(sf, script.project));
+    },
+  };
+  return script;
+}
+
+export function projectOf(options: TransformOptions): Project {
+  return options.project instanceof Project ? options.project : EMPTY_PROJECT;
+}
+
+export function importFixes(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): ImportFixes {
+  const fixes = step.imports;
+  return typeof fixes === 'function' ? fixes(script) : (fixes ?? {});
+}
+
+const unchanged = (source: string): TransformResult => ({ output: source, manual: [], notes: [] });
+
+/** A transform over scripts: `scan`/`apply` on text parse and delegate to the shared-tree step. */
+export function scriptTransform<F>(
+  meta: Omit<Transform<F>, 'scan' | 'apply' | 'script'>,
+  step: ScriptStep<F>,
+): Transform<F> {
+  return {
+    ...meta,
+    script: step,
+    scan: step.scan
+      ? (source, file, options = {}) => (step.wants(source) ? step.scan!(parseScript(source, file, projectOf(options))) : [])
+      : undefined,
+    apply(source, { file, facts, options }) {
+      // Parsed even when the step has nothing to do here: a file that does not parse is reported by every transform.
+      const script = parseScript(source, file, projectOf(options));
+      if (!step.wants(source)) return unchanged(source);
+      const changes = fileChanges(script.sf);
+      // Alone (no scan pass over a tree), the file's own facts still count.
+      const known = facts.length > 0 || !step.scan ? facts : step.scan(script);
+      step.apply(script, { facts: known, options, changes });
+      fixImports(changes, script.imports, importFixes(step, script));
+      return { ...changes.result(), ...step.finish?.(script) };
+    },
+  };
+}

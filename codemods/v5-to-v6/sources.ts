@@ -1,0 +1,234 @@
+/**
+ * Where v5-to-v6 gets the v6 schema when the user names none, in the documented order:
+ * `--schema`, the project's GraphQL Config (graphql-config's own lookup: `.graphqlrc*`,
+ * `graphql.config.*`, `package.json#graphql`), `--app <module>`, and the user's ER graph found
+ * in the given paths (a module declaring `baseEntity()` or `new ErDiagram(...)`, else one
+ * creating a `GraphQLHandler`). Bad input of any source is one `SchemaLoadError` line.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import { groupsOf } from '../../compat/flat-index.js';
+import { createOverlay } from '../runner/overlay.js';
+import type { ResolvedSchema } from '../runner/run.js';
+import { loadSchema, SchemaLoadError } from './schema.js';
+
+export interface SchemaSources {
+  /** `--schema <sdl|introspection.json|url>`, as given. */
+  schema?: string;
+  /** `--app <module>`, relative to cwd. */
+  app?: string;
+  cwd: string;
+}
+
+const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
+const show = (cwd: string, file: string) => relative(cwd, file).split('\\').join('/') || file;
+
+/** A v6 schema has grouped root fields; a v5 (flat) one has none, and cannot resolve flat names. */
+function isV6(schema: GraphQLSchema): boolean {
+  return groupsOf(schema, 'query').length > 0 || groupsOf(schema, 'mutation').length > 0;
+}
+
+/**
+ * graphql-config is an optional peer: its current releases pull packages that require Node 22.15
+ * (yarn 1 refuses to install them on the Node 20 ergraph supports). Without it, a config file
+ * that is plainly there must not be skipped in silence; this glance only names the file for the
+ * error, the lookup itself stays graphql-config's.
+ */
+function configFileIn(cwd: string): string | undefined {
+  const names = readdirSync(cwd).filter((n) => /^(\.graphqlrc(\..+)?|graphql\.config\..+)$/.test(n));
+  if (names[0]) return names[0];
+  try {
+    return 'graphql' in JSON.parse(readFileSync(resolve(cwd, 'package.json'), 'utf8')) ? 'package.json#graphql' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function fromGraphQLConfig(cwd: string): Promise<{ schema: GraphQLSchema; file: string } | undefined> {
+  let loadConfig: typeof import('graphql-config').loadConfig;
+  try {
+    ({ loadConfig } = await import('graphql-config'));
+  } catch {
+    const file = configFileIn(cwd);
+    if (file) throw new SchemaLoadError(`GraphQL Config ${file}`, 'reading it needs graphql-config (npm i -D graphql-config), or pass --schema');
+    return undefined;
+  }
+  let config: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    config = await loadConfig({ rootDir: cwd, throwOnMissing: false, throwOnEmpty: false });
+  } catch (error) {
+    throw new SchemaLoadError('GraphQL Config', (error as Error).message.split('\n')[0]!);
+  }
+  if (!config) return undefined;
+  const file = show(cwd, config.filepath);
+  const project = config.projects.default ?? Object.values(config.projects)[0];
+  if (!project?.schema) return undefined;
+  try {
+    // As SDL, rebuilt with this copy of graphql: graphql-config's copy may be another.
+    return { schema: buildSchema(await project.getSchema('string')), file };
+  } catch (error) {
+    throw new SchemaLoadError(`GraphQL Config ${file}`, `its schema cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+type Loader = (file: string) => Promise<Record<string, unknown>>;
+
+/**
+ * tsx loads the user's TypeScript modules (and plain JavaScript) from the installed binary. Its
+ * hooks are registered for the whole process (not `tsImport`, whose every call gets a module
+ * graph of its own): the user's modules and the `ergraph` they import must be one instance.
+ */
+async function tsLoader(): Promise<Loader> {
+  let register: () => unknown;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    throw new SchemaLoadError('--app', 'loading TypeScript modules needs tsx (npm i -D tsx), or pass --schema');
+  }
+  registered ??= register();
+  return (file) => import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
+}
+let registered: unknown;
+
+/** The `ergraph` a module imports, as Node resolves it from the module's own folder. */
+async function ergraphOf(file: string): Promise<{ GraphQLHandler: new (d: unknown) => Handlerish }> {
+  const entry = createRequire(file).resolve('ergraph');
+  return (await import(pathToFileURL(entry).href)) as { GraphQLHandler: new (d: unknown) => Handlerish };
+}
+
+interface Handlerish {
+  schema: unknown;
+  execute(query: string): Promise<{ data?: unknown; errors?: unknown }>;
+}
+const isHandler = (v: unknown): v is Handlerish =>
+  !!v && typeof v === 'object' && typeof (v as Handlerish).execute === 'function' && !!(v as Handlerish).schema;
+const isFamily = (v: unknown): v is { getDiagram(): unknown } =>
+  !!v && typeof v === 'object' && typeof (v as { getDiagram?: unknown }).getDiagram === 'function' && typeof (v as { entity?: unknown }).entity === 'function';
+const isDiagram = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && Array.isArray((v as { entities?: unknown }).entities) && typeof (v as { entityInfos?: unknown }).entityInfos === 'function';
+
+/** The introspected schema of a handler, rebuilt with this copy of graphql (the user's may be another). */
+async function introspect(handler: Handlerish, where: string): Promise<GraphQLSchema> {
+  const result = await handler.execute(getIntrospectionQuery());
+  if (!result.data) throw new SchemaLoadError(where, `introspection failed: ${JSON.stringify(result.errors)}`);
+  return buildClientSchema(result.data as IntrospectionQuery);
+}
+
+/** Every ER graph a module exports, as v6 schemas (built with the ergraph copy the module itself uses). */
+async function graphsOf(mod: Record<string, unknown>, file: string, where: string): Promise<{ name: string; schema: GraphQLSchema }[]> {
+  const found: { name: string; schema: GraphQLSchema }[] = [];
+  const seen = new Set<unknown>();
+  let ergraph: { GraphQLHandler: new (d: unknown) => Handlerish } | undefined;
+  const handlerFor = async (diagram: unknown) => {
+    try {
+      ergraph ??= await ergraphOf(file);
+    } catch (error) {
+      throw new SchemaLoadError(where, `its ergraph package cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
+    }
+    return new ergraph.GraphQLHandler(diagram);
+  };
+  for (const [name, value] of Object.entries(mod)) {
+    if (seen.has(value)) continue;
+    seen.add(value);
+    let handler: Handlerish | undefined;
+    if (isHandler(value)) handler = value;
+    else if (isFamily(value)) handler = await handlerFor(value.getDiagram());
+    else if (isDiagram(value)) handler = await handlerFor(value);
+    if (handler) found.push({ name, schema: await introspect(handler, `${where} (${name})`) });
+  }
+  return found;
+}
+
+async function loadModule(load: Loader, file: string, where: string): Promise<Record<string, unknown>> {
+  try {
+    return await load(file);
+  } catch (error) {
+    throw new SchemaLoadError(where, `the module threw while loading: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+const DECLARES_GRAPH = /\b(?:baseEntity|ErDiagram)\s*\(/;
+/** `@Base.entity` / `Base.entity(Cls)`: a module registering entities into a `baseEntity()` family. */
+const REGISTERS_ENTITY = /@\s*[\w$.]+\.entity\b|\b[\w$]+\.entity\s*\(\s*[\w$]+\s*\)/;
+const CREATES_HANDLER = /\bnew\s+(?:\w+\.)?GraphQLHandler\s*\(/;
+
+/** Distinct schemas only: two modules exporting the same diagram count once. */
+function distinct(list: { name: string; schema: GraphQLSchema }[]): GraphQLSchema[] {
+  const bySdl = new Map<string, GraphQLSchema>();
+  for (const { schema } of list) bySdl.set(printSchema(schema), schema);
+  return [...bySdl.values()];
+}
+
+/**
+ * The v6 schema for v5-to-v6, or undefined when no source has one. `texts` are the run's files
+ * as migrated so far: ER graphs are loaded from them (through a temporary copy when they differ
+ * from the disk). `log` hears which candidates were passed over and why.
+ */
+export async function findV6Schema(
+  sources: SchemaSources,
+  texts: ReadonlyMap<string, string>,
+  changed: boolean,
+  log: (line: string) => void = () => {},
+): Promise<ResolvedSchema | undefined> {
+  const { cwd } = sources;
+  if (sources.schema) {
+    const spec = isUrl(sources.schema) ? sources.schema : resolve(cwd, sources.schema);
+    return { schemas: [await loadSchema(spec)], source: `--schema ${sources.schema}` };
+  }
+  const configured = await fromGraphQLConfig(cwd);
+  if (configured) {
+    if (isV6(configured.schema)) return { schemas: [configured.schema], source: `GraphQL Config ${configured.file}` };
+    log(`GraphQL Config ${configured.file}: its schema has no v6 groups (is it the v5 schema?); looking further`);
+  }
+  const candidates: string[] = [];
+  // A family's diagram holds only the entities whose modules ran: those are loaded first when the
+  // family is declared in a module of its own (`models/base.ts`), since nothing there imports them.
+  let registering: string[] = [];
+  if (sources.app) {
+    const file = resolve(cwd, sources.app);
+    if (!existsSync(file)) throw new SchemaLoadError(`--app ${sources.app}`, 'no such file');
+    candidates.push(file);
+  } else {
+    const declaring = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && DECLARES_GRAPH.test(t)).map(([f]) => f);
+    const creating = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && CREATES_HANDLER.test(t)).map(([f]) => f);
+    // Modules that only declare the graph are loaded first: one creating a handler may also start a server.
+    candidates.push(...(declaring.length > 0 ? declaring : creating));
+    registering = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && REGISTERS_ENTITY.test(t) && !candidates.includes(f)).map(([f]) => f);
+  }
+  if (candidates.length === 0) return undefined;
+  const load = await tsLoader();
+  const overlay = changed && !sources.app ? createOverlay(cwd, texts) : undefined;
+  try {
+    const found: { name: string; schema: GraphQLSchema }[] = [];
+    const from: string[] = [];
+    for (const file of registering) {
+      try {
+        await load(overlay?.map(file) ?? file);
+      } catch (error) {
+        log(`${show(cwd, file)}: passed over: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+    for (const file of candidates) {
+      const where = sources.app ? `--app ${sources.app}` : show(cwd, file);
+      const target = overlay?.map(file) ?? file;
+      try {
+        const graphs = await graphsOf(await loadModule(load, target, where), target, where);
+        if (graphs.length === 0 && sources.app) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
+        if (graphs.length > 0) from.push(`${show(cwd, file)} (${graphs.map((g) => g.name).join(', ')})`);
+        found.push(...graphs);
+      } catch (error) {
+        // An explicit --app must work; a discovered candidate that fails is passed over and said so.
+        if (sources.app) throw error;
+        log(`${where}: passed over: ${(error as Error).message}`);
+      }
+    }
+    const schemas = distinct(found).filter(isV6);
+    if (schemas.length === 0) return undefined;
+    return { schemas, source: `ER graph of ${from.join(', ')}${sources.app ? ' (--app)' : ''}` };
+  } finally {
+    overlay?.dispose();
+  }
+}

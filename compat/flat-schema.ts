@@ -7,6 +7,7 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   isIntrospectionType,
+  printSchema,
   type GraphQLArgumentConfig,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
@@ -107,3 +108,6 @@ export function buildFlatSchema(v6: GraphQLSchema): FlatSchema {
   const schema = query.type ? new GraphQLSchema({ ...config, query: query.type }) : new RootlessQuerySchema(config);
   return { schema, targets: { query: query.targets, mutation: mutation.targets }, index };
 }
+
+/** The SDL of the v5 flat schema served over a v6 handler (`ergraph schema print --v5`). */
+export const v5SchemaSdl = (v6: { schema: GraphQLSchema }): string => `${printSchema(buildFlatSchema(v6.schema).schema)}\n`;

@@ -8,7 +8,6 @@ import {
   Kind,
   Source,
   execute as executeLocally,
-  parse,
   print,
   validate,
   type DocumentNode,
@@ -16,11 +15,15 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { CHECKED_ELSEWHERE, OperationGuard, type OperationLimits } from '../src/graphql/limits.js';
+import { DocumentCache } from '../src/graphql/document-cache.js';
 import { describeTarget, type FlatTarget } from './flat-index.js';
 import { buildFlatSchema } from './flat-schema.js';
 import { buildLocationMap, type LocationMap } from './locations.js';
 import { planOperation, type OperationPlan } from './rewrite.js';
-import { UsageCounter, type UsageReport } from './usage.js';
+import { createUsageRecorder, type UsageRecorder } from './usage-recorder.js';
+import { retirementReport, type RetirementReport, type RetirementReportOptions } from './usage-report.js';
+import { memoryUsageStore, type TrackedCoordinate } from './usage-store.js';
 
 export interface ExecuteOptions {
   context?: Record<string, unknown>;
@@ -28,6 +31,8 @@ export interface ExecuteOptions {
   operationName?: string | null;
   /** Who sent the request, for the usage counters (the HTTP app reads it from a header). */
   client?: string;
+  /** The request's `extensions` (e.g. `persistedQuery`), as the HTTP layer received them. */
+  extensions?: Record<string, unknown> | null;
 }
 
 export interface ExecutionResponse {
@@ -40,8 +45,16 @@ export interface V6Handler {
   schema: GraphQLSchema;
   execute(
     query: string,
-    opts?: { context?: Record<string, unknown>; variables?: Record<string, unknown>; operationName?: string },
+    opts?: {
+      context?: Record<string, unknown>;
+      variables?: Record<string, unknown>;
+      operationName?: string;
+      /** `GraphQLHandler` takes per-call limits; compat turns off what it checked on the flat document. */
+      limits?: OperationLimits;
+    },
   ): Promise<ExecutionResponse>;
+  /** A `GraphQLHandler`'s options: compat takes its `limits` when given none of its own. */
+  readonly options?: { readonly limits?: OperationLimits };
 }
 
 /** One v5 root field a request used and what replaces it in v6. */
@@ -57,8 +70,20 @@ export interface Deprecation {
 }
 
 export interface CompatHandlerOptions {
-  /** How many distinct document texts keep their parsed and planned form (default 1000, oldest out first). */
+  /** How many distinct document texts keep their parsed and planned form (default 1000, least recently used out first). */
   cacheSize?: number;
+  /** Memory those documents may hold, estimated (default 32 MiB): a few huge documents cannot fill it. */
+  cacheBytes?: number;
+  /**
+   * What one v5 document may ask (depth, aliases, tokens, directives, cost), checked on the flat
+   * document as sent; default: the v6 handler's `limits` (on by default, see `DEFAULT_LIMITS`).
+   */
+  limits?: OperationLimits;
+  /**
+   * Where use per v5 field × client × day is counted (default: this process's memory). For a
+   * durable, fleet-wide count: `createUsageRecorder(sqlUsageStore(db))`.
+   */
+  usage?: UsageRecorder;
 }
 
 export interface CompatHandler {
@@ -70,7 +95,18 @@ export interface CompatHandler {
     query: string,
     opts?: ExecuteOptions,
   ): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }>;
-  usage(): UsageReport;
+  /** The usage recorder this handler counts into (flush it or close it at shutdown). */
+  readonly usage: UsageRecorder;
+  /** The retirement report from the usage store, after writing what this process has pending. */
+  report(options?: Omit<RetirementReportOptions, 'recorder'>): Promise<RetirementReport>;
+  /** Names the v5 fields a document's operation uses, without running it (`[]` if it does not validate). */
+  deprecationsOf(query: string, operationName?: string | null): Deprecation[];
+  /**
+   * The kind of operation a document would run (for GET, which may run queries only), read from
+   * the same cached parse as execution; undefined when the document does not parse or validate,
+   * or names no single operation — execution then reports why, and runs nothing.
+   */
+  operationKind(query: string, operationName?: string | null): OperationDefinitionNode['operation'] | undefined;
 }
 
 interface PreparedOperation {
@@ -78,7 +114,7 @@ interface PreparedOperation {
   v6Query: string | null;
   locations: () => LocationMap | null;
   deprecations: Deprecation[];
-  coordinates: Array<{ coordinate: string; replacement: string }>;
+  coordinates: string[];
 }
 
 type Prepared =
@@ -139,14 +175,29 @@ function mapError(error: GraphQLFormattedError, plan: OperationPlan, locations: 
   return out;
 }
 
+/** Every flat field this schema serves, for the usage store's list of tracked coordinates. */
+function trackedFields(flat: ReturnType<typeof buildFlatSchema>): TrackedCoordinate[] {
+  const tracked: TrackedCoordinate[] = [];
+  for (const root of [flat.schema.getQueryType(), flat.schema.getMutationType()]) {
+    if (!root) continue;
+    const targets = root === flat.schema.getMutationType() ? flat.targets.mutation : flat.targets.query;
+    for (const target of targets.values()) {
+      const d = deprecationOf(target, root.name);
+      tracked.push({ coordinate: d.field, replacement: d.replacement, usage: d.usage });
+    }
+  }
+  return tracked;
+}
+
 export function createCompatHandler(handler: V6Handler, options: CompatHandlerOptions = {}): CompatHandler {
   const flat = buildFlatSchema(handler.schema);
   const rootNames = new Set(
     [flat.schema.getQueryType()?.name, flat.schema.getMutationType()?.name].filter((n): n is string => !!n),
   );
-  const cacheSize = options.cacheSize ?? 1000;
-  const cache = new Map<string, Prepared>();
-  const counter = new UsageCounter();
+  const cache = new DocumentCache<Prepared>(options.cacheBytes, options.cacheSize ?? 1000);
+  const usage = options.usage ?? createUsageRecorder(memoryUsageStore(), { flushIntervalMs: 1000 });
+  usage.track(trackedFields(flat));
+  const guard = new OperationGuard(options.limits ?? handler.options?.limits);
 
   function prepare(query: string): Prepared {
     const hit = cache.get(query);
@@ -154,16 +205,13 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     let prepared: Prepared;
     const source = new Source(query);
     try {
-      const document = parse(source);
+      const document = guard.parse(source);
       const errors = validate(flat.schema, document);
       prepared = errors.length > 0 ? { errors: errors.map((e) => e.toJSON()) } : { source, document, operations: new Map() };
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
       prepared = { errors: [error.toJSON()] };
     }
-    // First in, first out: cheaper on the hot path than re-ordering on every hit, and a document
-    // evicted while still in use only costs one more parse.
-    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
     cache.set(query, prepared);
     return prepared;
   }
@@ -196,7 +244,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         return locationMap;
       },
       deprecations,
-      coordinates: deprecations.map((d) => ({ coordinate: d.field, replacement: d.replacement })),
+      coordinates: deprecations.map((d) => d.field),
     };
     prepared.operations.set(cacheKey, op);
     return op;
@@ -207,9 +255,11 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     if ('errors' in prepared) return { response: failure(prepared.errors), deprecations: [] };
     const op = prepareOperation(prepared, opts.operationName);
     if (op instanceof GraphQLError) return { response: failure([op]), deprecations: [] };
+    const refused = guard.check(flat.schema, prepared.document, opts.operationName, opts.variables);
+    if (refused.length) return { response: failure(refused), deprecations: [] };
     const { plan } = op;
     const operation = plan.operation;
-    counter.record(op.coordinates, opts.client);
+    usage.record(op.coordinates, opts.client);
 
     let local: Record<string, unknown> | undefined;
     const errors: GraphQLFormattedError[] = [];
@@ -233,6 +283,9 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         context: opts.context,
         variables: opts.variables,
         operationName: operation.name?.value,
+        // The flat document passed the limits above; its grouped form has one more level and an
+        // alias per renamed root field, so the v6 handler's own static checks would misjudge it.
+        limits: CHECKED_ELSEWHERE,
       });
       const v6Errors = (result.errors ?? []).map((e) => mapError(e, plan, op.locations));
       if (result.data === null || result.data === undefined) {
@@ -255,6 +308,22 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     schema: flat.schema,
     execute: (query, opts = {}) => run(query, opts).then((r) => r.response),
     executeWithDeprecations: (query, opts = {}) => run(query, opts),
-    usage: () => counter.report(),
+    usage,
+    async report(options = {}) {
+      await usage.flush();
+      return retirementReport(usage.store, { ...options, recorder: usage.status() });
+    },
+    deprecationsOf(query, operationName) {
+      const prepared = prepare(query);
+      if ('errors' in prepared) return [];
+      const op = prepareOperation(prepared, operationName);
+      return op instanceof GraphQLError ? [] : op.deprecations;
+    },
+    operationKind(query, operationName) {
+      const prepared = prepare(query);
+      if ('errors' in prepared) return undefined;
+      const op = prepareOperation(prepared, operationName);
+      return op instanceof GraphQLError ? undefined : op.plan.operation.operation;
+    },
   };
 }

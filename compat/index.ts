@@ -11,7 +11,41 @@ export type {
 export { CompatConfigError, buildFlatSchema, type FlatSchema } from './flat-schema.js';
 export { buildFlatIndex, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 export { toV5CamelCase, v5FieldName } from './naming.js';
-export type { FieldUsage, UsageReport } from './usage.js';
-export { createV5McpAdapter } from './mcp.js';
+export { memoryUsageStore } from './usage-store.js';
+export type { UsageStore, UsageRow, UsageSnapshot, UsageTotal, TrackedCoordinate } from './usage-store.js';
+// The SQL store loads drizzle-orm on first use, so this entry imports without the optional peers.
+export { sqlUsageStore, openUsageStore } from './usage-open.js';
+export type { OpenUsageStoreOptions } from './usage-open.js';
+export type { SqlUsageStoreOptions } from './usage-sql.js';
+export { createUsageRecorder, OTHER_CLIENTS } from './usage-recorder.js';
+export type { UsageRecorder, UsageRecorderOptions, UsageRecorderStatus, FlushFailure } from './usage-recorder.js';
+export { retirementReport, reportMarkdown, compatReport } from './usage-report.js';
+export type {
+  RetirementReport,
+  RetirementReportOptions,
+  CompatReportOptions,
+  FieldReport,
+  ClientReport,
+  ClientUse,
+  Verdict,
+  VerdictStatus,
+  Trend,
+} from './usage-report.js';
+export { reportPage } from './usage-page.js';
+export { usageRoute } from './usage-route.js';
+export { clientName, UNKNOWN_CLIENT } from './client-name.js';
+export { sunsetGate, SunsetConfigError } from './sunset.js';
+export type { SunsetOptions, SunsetGateOptions, BrownoutWindow } from './sunset.js';
+import { registerV5Compat } from '../src/mcp/v5.js';
+import { v5McpCompat } from './mcp.js';
+
+// The extension point of `createMcpServer({ v5Compat: true })`: the v6 engine never imports
+// compat, so compat announces itself when it is loaded.
+registerV5Compat(v5McpCompat);
+
+export { createV5McpAdapter, v5McpCompat } from './mcp.js';
 export type { McpToolResult, V5ListEntry, V5McpAdaptation, V5McpAdapter } from './mcp.js';
 export { compatApp, type CompatAppOptions } from './app.js';
+export { unusedCoordinates } from './usage-report.js';
+export { v5SchemaSdl } from './flat-schema.js';
+export { deprecatedCoordinates, deprecatedFields } from './usage-deprecated.js';

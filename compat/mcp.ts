@@ -9,6 +9,9 @@
  * - `list_queries` / `list_mutations` → v5 entries `{ name: 'userGetAll', description }`.
  */
 import type { GraphQLSchema } from 'graphql';
+import { ConfigError } from '../src/er/errors.js';
+import { fail, ok, type ErrorType, type ToolResult } from '../src/mcp/result.js';
+import { LIST_FORMATS, type V5Compat, type V5CompatOptions } from '../src/mcp/v5.js';
 import { buildFlatIndex, groupsOf, type FlatIndex, type OperationKind } from './flat-index.js';
 import { v5FieldName } from './naming.js';
 
@@ -102,4 +105,48 @@ export function createV5McpAdapter(schema: GraphQLSchema): V5McpAdapter {
       };
     },
   };
+}
+
+/**
+ * The v5 side of `createMcpServer({ apps, v5Compat })`: v5-shaped calls answered in the server's
+ * own envelope. `ergraph/compat` registers this factory when it loads (so `v5Compat: true`
+ * works); pass `v5Compat: v5McpCompat(options)` to make the dependency explicit.
+ */
+export function v5McpCompat(options: V5CompatOptions = {}): V5Compat {
+  const listFormat = options.listFormat ?? 'v6';
+  if (!(LIST_FORMATS as readonly string[]).includes(listFormat)) {
+    throw new ConfigError(`v5Compat.listFormat must be 'v6' or 'v5', not '${listFormat}'`);
+  }
+
+  // The adapter indexes every flat name of a schema; build it once per schema, on first use.
+  const adapters = new WeakMap<GraphQLSchema, V5McpAdapter>();
+  const adapterOf = (schema: GraphQLSchema) => {
+    let adapter = adapters.get(schema);
+    if (!adapter) adapters.set(schema, (adapter = createV5McpAdapter(schema)));
+    return adapter;
+  };
+
+  return {
+    listFormat,
+    list: (schema, kind) => ok(adapterOf(schema).list(kind)),
+    resolve(schema, tool, name) {
+      const adapted = adapterOf(schema).adapt(tool, { name });
+      if (!adapted) return fail('internal_error', `${tool}: the v5 adapter did not take the name ${name}`);
+      if (adapted.kind === 'result') return envelope(adapted.result);
+      const { entity, method } = adapted.arguments as { entity: string; method: string };
+      return { entity, method, hint: adapted.hint };
+    },
+  };
+}
+
+/** The adapter's error types, in the MCP server's vocabulary (snake case, as every other tool answers). */
+const ERROR_TYPES: Record<string, ErrorType> = {
+  NOT_FOUND: 'operation_not_found',
+  AMBIGUOUS_NAME: 'ambiguous_name',
+  INVALID_ARGUMENTS: 'invalid_arguments',
+};
+
+function envelope(result: McpToolResult): ToolResult {
+  if (result.success) return ok(result.data, result.hint);
+  return fail(ERROR_TYPES[result.error_type] ?? 'internal_error', result.error, result.hint);
 }

@@ -52,17 +52,19 @@ describe('compatApp', () => {
     await post(app, { query: '{ userById(id: 2) { id } taskById(id: 1) { id } }' }, { 'x-app': 'ios' });
     await post(app, { query: 'mutation { taskComplete(id: 1) { id } }' });
     const usage = await (await app.request('/graphql/usage')).json();
-    expect(usage.requests).toBe(3);
-    expect(usage.fields['Query.userById']).toMatchObject({ count: 2, clients: { web: 1, ios: 1 }, replacement: 'User.byId' });
-    expect(usage.fields['Mutation.taskComplete']).toMatchObject({ count: 1, clients: { unknown: 1 } });
-    expect(Object.keys(usage.clients).sort()).toEqual(['ios', 'unknown', 'web']);
+    const field = (c: string) => usage.fields.find((f: { coordinate: string }) => f.coordinate === c);
+    expect(field('Query.userById')).toMatchObject({ count: 2, replacement: 'User.byId' });
+    expect(field('Mutation.taskComplete')).toMatchObject({ count: 1, clients: [{ client: 'unknown', count: 1 }] });
+    expect(usage.clients.map((c: { client: string }) => c.client).sort()).toEqual(['ios', 'unknown', 'web']);
+    expect(usage.verdict.status).toBe('in-use');
   });
 
   it('answers malformed JSON and a missing query with HTTP 400 and a GraphQL-shaped error', async () => {
     const app = compatApp(createCompatHandler(createV6Handler()));
     const malformed = await post(app, '{"query": ');
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).errors[0].message).toMatch(/^malformed JSON body: /);
+    // The same texts as /graphql: both endpoints share one GraphQL-over-HTTP layer.
+    expect((await malformed.json()).errors[0].message).toBe('The request body is not valid JSON');
     for (const body of [{}, { query: '' }, [1], { query: '{ __typename }', variables: [1] }, { query: '{ __typename }', operationName: 3 }]) {
       const res = await post(app, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -130,8 +132,11 @@ describe('compatApp', () => {
     it('graphiql: false serves no page and no assets', async () => {
       const app = compatApp(createCompatHandler(createV6Handler()), { graphiql: false });
       const page = await app.request('/graphql', { headers: { accept: 'text/html' } });
-      expect(page.status).toBe(400);
-      expect((await page.json()).errors[0].message).toMatch(/^missing "query"/);
+      // Accept: text/html alone and no page to give: nothing acceptable, as on /graphql.
+      expect(page.status).toBe(406);
+      const noQuery = await get(app, {});
+      expect(noQuery.status).toBe(400);
+      expect((await noQuery.json()).errors[0].message).toBe("The request needs a 'query' string");
       expect((await app.request('/graphql/assets/graphiql.min.js')).status).toBe(404);
     });
 
@@ -149,8 +154,10 @@ describe('compatApp', () => {
         errors: null,
         extensions: { deprecations: [{ field: 'Query.userById', replacement: 'User.byId', entity: 'User', method: 'byId', usage: '{ User { byId } }' }] },
       });
-      expect((await get(app, { query: '{ __typename }' }, { accept: 'text/html' })).status).toBe(200);
-      expect((await (await app.request('/graphql/usage')).json()).fields['Query.userById'].clients).toEqual({ curl: 1 });
+      // A browser's Accept with a query runs it (application/json via */*), as on /graphql.
+      expect((await get(app, { query: '{ __typename }' }, { accept: 'text/html,*/*;q=0.8' })).status).toBe(200);
+      const usage = await (await app.request('/graphql/usage')).json();
+      expect(usage.fields.find((f: { coordinate: string }) => f.coordinate === 'Query.userById').clients).toMatchObject([{ client: 'curl', count: 1 }]);
     });
 
     it('refuses mutations with 405 and Allow: POST, before anything runs', async () => {
@@ -168,7 +175,17 @@ describe('compatApp', () => {
         expect(await res.json()).toEqual({ data: null, errors: [{ message: 'GET requests may only run queries, not mutations; use POST' }] });
       }
       expect(calls).toBe(0);
-      expect((await (await app.request('/graphql/usage')).json()).requests).toBe(0);
+      expect((await (await app.request('/graphql/usage')).json()).clients).toEqual([]);
+    });
+
+    it('a GET mutation is refused whatever its size: the check reads the same parse as execution', async () => {
+      const v6 = createV6Handler();
+      let calls = 0;
+      const compat = createCompatHandler({ schema: v6.schema, execute: (q, o) => (calls++, v6.execute(q, o)) }, { limits: { tokens: 10_000 } });
+      const padding = Array.from({ length: 800 }, (_, i) => `a${i}: __typename`).join(' ');
+      const res = await get(compatApp(compat), { query: `mutation { taskComplete(id: 1) { id } ${padding} }` });
+      expect(res.status).toBe(405);
+      expect(calls).toBe(0);
     });
 
     it('bad parameters are 400s; GraphQL errors stay 200 as for POST', async () => {
@@ -177,7 +194,7 @@ describe('compatApp', () => {
       expect(noQuery.status).toBe(400);
       const badJson = await get(app, { query: '{ __typename }', variables: '{' });
       expect(badJson.status).toBe(400);
-      expect((await badJson.json()).errors[0].message).toMatch(/^"variables" is not valid JSON: /);
+      expect((await badJson.json()).errors[0].message).toBe("'variables' is not valid JSON");
       expect((await get(app, { query: '{ __typename }', variables: '[1]' })).status).toBe(400);
       const syntax = await get(app, { query: '{ userById(' });
       expect(syntax.status).toBe(200);

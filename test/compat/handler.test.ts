@@ -139,13 +139,15 @@ describe('createCompatHandler: execution', () => {
     await compat.execute('{ userById(id: 1) { id } taskById(id: 1) { id } }', { client: 'ios' });
     await compat.execute('{ __typename }');
     await compat.execute('mutation { taskComplete(id: 1) { id } }', { client: 'web' });
-    const usage = compat.usage();
-    expect(usage.requests).toBe(4);
-    expect(usage.fields['Query.userById']).toMatchObject({ replacement: 'User.byId', count: 2, clients: { web: 1, ios: 1 } });
-    expect(usage.fields['Query.taskById']).toMatchObject({ count: 1, clients: { ios: 1 } });
-    expect(usage.fields['Mutation.taskComplete']).toMatchObject({ replacement: 'Task.complete', count: 1 });
-    expect(Object.keys(usage.clients).sort()).toEqual(['ios', 'unknown', 'web']);
-    expect(usage.clients.web!.requests).toBe(2);
+    const report = await compat.report();
+    const field = (c: string) => report.fields.find((f) => f.coordinate === c)!;
+    expect(field('Query.userById')).toMatchObject({ replacement: 'User.byId', usage: '{ User { byId } }', count: 2 });
+    expect(field('Query.userById').clients.map((c) => [c.client, c.count]).sort()).toEqual([['ios', 1], ['web', 1]]);
+    expect(field('Query.taskById')).toMatchObject({ count: 1, clients: [{ client: 'ios', count: 1 }] });
+    expect(field('Mutation.taskComplete')).toMatchObject({ replacement: 'Task.complete', count: 1 });
+    // Every served flat field is listed, used or not.
+    expect(field('Query.userGetAll')).toMatchObject({ count: 0, lastUsed: null });
+    expect(report.clients.map((c) => [c.client, c.count])).toEqual([['ios', 2], ['web', 2]]);
   });
 
   it('names the v6 replacement of every flat field an operation used', async () => {

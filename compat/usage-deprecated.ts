@@ -1,0 +1,57 @@
+/**
+ * The seam for counting deprecated v6 fields in the same usage store as v5 fields. The recorder
+ * takes any schema coordinate; these two functions find the deprecated ones:
+ *
+ * ```ts
+ * const usage = createUsageRecorder(sqlUsageStore(db));
+ * usage.track(deprecatedFields(handler.schema));                        // once, at startup
+ * usage.record(deprecatedCoordinates(handler.schema, document), client); // per operation: the one-line hook
+ * ```
+ *
+ * The report, the page, the metrics and `schema diff --usage` then cover those fields as well.
+ */
+import { TypeInfo, visit, visitWithTypeInfo, isObjectType, isInterfaceType, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { TrackedCoordinate } from './usage-store.js';
+
+const perDocument = new WeakMap<DocumentNode, WeakMap<GraphQLSchema, string[]>>();
+
+/** Coordinates (`Type.field`, `Type.field.argument`) of deprecated fields and arguments the document selects. Cached per document. */
+export function deprecatedCoordinates(schema: GraphQLSchema, document: DocumentNode): string[] {
+  const cached = perDocument.get(document)?.get(schema);
+  if (cached) return cached;
+  const found = new Set<string>();
+  const info = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(info, {
+      Field() {
+        const parent = info.getParentType();
+        const field = info.getFieldDef();
+        if (parent && field?.deprecationReason != null) found.add(`${parent.name}.${field.name}`);
+      },
+      Argument() {
+        const parent = info.getParentType();
+        const field = info.getFieldDef();
+        const arg = info.getArgument();
+        if (parent && field && arg?.deprecationReason != null) found.add(`${parent.name}.${field.name}.${arg.name}`);
+      },
+    }),
+  );
+  const coordinates = [...found];
+  let bySchema = perDocument.get(document);
+  if (!bySchema) perDocument.set(document, (bySchema = new WeakMap()));
+  bySchema.set(schema, coordinates);
+  return coordinates;
+}
+
+/** Every deprecated field of the schema, its deprecation reason as the "replacement" the report shows. */
+export function deprecatedFields(schema: GraphQLSchema): TrackedCoordinate[] {
+  const tracked: TrackedCoordinate[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.deprecationReason != null) tracked.push({ coordinate: `${type.name}.${field.name}`, replacement: field.deprecationReason });
+    }
+  }
+  return tracked;
+}

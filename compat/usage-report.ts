@@ -1,0 +1,355 @@
+/**
+ * The retirement report: from a usage store, every tracked coordinate (each v5 field) and every
+ * client with last use, daily use and trend, the v6 replacement, and a verdict per field and
+ * overall — "safe to retire: no use for 30 days", or the clients still calling it.
+ *
+ * `retirementReport(store)` builds the data (the JSON the compat app serves for dashboards);
+ * `reportMarkdown(report)` renders it for a terminal or a pull request; `compatReport({ database })`
+ * is `ergraph compat report` as a function.
+ */
+import type { UsageRecorderStatus } from './usage-recorder.js';
+import { openUsageStore, redactUrl } from './usage-open.js';
+import type { UsageRow, UsageStore, UsageTotal } from './usage-store.js';
+
+/**
+ * `retire`: no use in the window, watched for the whole window. `in-use`: someone called it in the
+ * window. `wait`: no use yet, but watched for less than the window. `unknown`: the store could not
+ * be read, or tracks nothing.
+ */
+export type VerdictStatus = 'retire' | 'in-use' | 'wait' | 'unknown';
+
+export interface Verdict {
+  status: VerdictStatus;
+  message: string;
+  /** Clients that used it in the window, most use first. */
+  clients: string[];
+}
+
+/** How use moved: the last up-to-7 days against the same span before them. */
+export type Trend = 'none' | 'new' | 'rising' | 'steady' | 'falling' | 'stopped';
+
+export interface ClientUse {
+  client: string;
+  count: number;
+  lastUsed: string;
+}
+
+export interface FieldReport {
+  coordinate: string;
+  replacement: string | null;
+  usage: string | null;
+  /** Uses in the window. */
+  count: number;
+  /** Per day of `window.days`. */
+  daily: number[];
+  trend: Trend;
+  /** Last use ever recorded (also before the window), and by whom. */
+  lastUsed: string | null;
+  lastClient: string | null;
+  trackedSince: string | null;
+  clients: ClientUse[];
+  verdict: Verdict;
+}
+
+export interface ClientReport {
+  client: string;
+  count: number;
+  daily: number[];
+  trend: Trend;
+  lastUsed: string | null;
+  /** Coordinates it used in the window. */
+  fields: string[];
+}
+
+export interface RetirementReport {
+  generatedAt: string;
+  days: number;
+  window: { from: string; to: string; days: string[] };
+  store: { description: string; ok: boolean; error?: string };
+  /** This process's writer, when the report comes from a running compat app. */
+  recorder?: UsageRecorderStatus;
+  verdict: Verdict;
+  fields: FieldReport[];
+  clients: ClientReport[];
+}
+
+export interface RetirementReportOptions {
+  /** The window (default 30 days, today included). */
+  days?: number;
+  /** The report's clock (default now). */
+  now?: Date;
+  recorder?: UsageRecorderStatus;
+}
+
+const DAY = 86_400_000;
+const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayStart = (ms: number) => ms - (((ms % DAY) + DAY) % DAY);
+const iso = (ms: number | undefined | null) => (ms == null ? null : new Date(ms).toISOString());
+
+export function checkDays(days: unknown): number {
+  if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 3660) {
+    throw new RangeError(`days must be a whole number from 1 to 3660, got ${JSON.stringify(days)}`);
+  }
+  return days;
+}
+
+export function trendOf(daily: readonly number[]): Trend {
+  const span = Math.max(1, Math.min(7, Math.floor(daily.length / 2)));
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  const recent = sum(daily.slice(-span));
+  const before = sum(daily.slice(-2 * span, -span));
+  if (recent === 0 && before === 0) return 'none';
+  if (before === 0) return 'new';
+  if (recent === 0) return 'stopped';
+  if (recent > before * 1.25) return 'rising';
+  if (recent < before * 0.75) return 'falling';
+  return 'steady';
+}
+
+const byCountThenName = <T extends { count: number }>(key: (t: T) => string) => (a: T, b: T) =>
+  b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+function listClients(clients: ReadonlyArray<{ client: string; count: number }>, max = 5): string {
+  const shown = clients.slice(0, max).map((c) => `${c.client} (${c.count})`);
+  if (clients.length > max) shown.push(`${clients.length - max} more`);
+  return shown.join(', ');
+}
+
+export async function retirementReport(store: UsageStore, options: RetirementReportOptions = {}): Promise<RetirementReport> {
+  const days = checkDays(options.days ?? 30);
+  const now = (options.now ?? new Date()).getTime();
+  const today = dayStart(now);
+  const from = today - (days - 1) * DAY;
+  const base = {
+    generatedAt: new Date(now).toISOString(),
+    days,
+    ...(options.recorder ? { recorder: options.recorder } : {}),
+  };
+
+  let snapshot;
+  try {
+    snapshot = await store.read(dayText(from));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const axis = [] as string[];
+    for (let d = from; d <= today; d += DAY) axis.push(dayText(d));
+    return {
+      ...base,
+      window: { from: dayText(from), to: dayText(today), days: axis },
+      store: { description: store.description, ok: false, error: message },
+      verdict: { status: 'unknown', message: `no verdict: the usage store (${store.description}) cannot be read: ${message}`, clients: [] },
+      fields: [],
+      clients: [],
+    };
+  }
+
+  // The axis runs to today, or further when a process with a clock ahead wrote a later day:
+  // its uses count, they just land on the day its clock said.
+  const lastDay = snapshot.rows.reduce((max, r) => (r.day > max ? r.day : max), dayText(today));
+  const axis: string[] = [];
+  for (let d = from; dayText(d) <= lastDay; d += DAY) axis.push(dayText(d));
+  const slot = new Map(axis.map((d, i) => [d, i]));
+
+  const tracked = new Map(snapshot.tracked.map((t) => [t.coordinate, t]));
+  const coordinates = new Set([...tracked.keys(), ...snapshot.rows.map((r) => r.coordinate), ...snapshot.totals.map((r) => r.coordinate)]);
+  const rowsBy = <K extends 'coordinate' | 'client'>(rows: readonly UsageRow[], key: K) => {
+    const map = new Map<string, UsageRow[]>();
+    for (const r of rows) (map.get(r[key]) ?? map.set(r[key], []).get(r[key])!).push(r);
+    return map;
+  };
+  const totalsBy = <K extends 'coordinate' | 'client'>(rows: readonly UsageTotal[], key: K) => {
+    const map = new Map<string, UsageTotal[]>();
+    for (const r of rows) (map.get(r[key]) ?? map.set(r[key], []).get(r[key])!).push(r);
+    return map;
+  };
+  const rowsByField = rowsBy(snapshot.rows, 'coordinate');
+  const rowsByClient = rowsBy(snapshot.rows, 'client');
+  const totalsByField = totalsBy(snapshot.totals, 'coordinate');
+  const totalsByClient = totalsBy(snapshot.totals, 'client');
+
+  const dailyOf = (rows: readonly UsageRow[]) => {
+    const daily = axis.map(() => 0);
+    for (const r of rows) daily[slot.get(r.day)!] += r.count;
+    return daily;
+  };
+  const latest = (totals: readonly UsageTotal[] | undefined) =>
+    (totals ?? []).reduce<UsageTotal | null>((best, t) => (!best || t.lastSeen > best.lastSeen ? t : best), null);
+
+  const fields: FieldReport[] = [...coordinates].map((coordinate) => {
+    const rows = rowsByField.get(coordinate) ?? [];
+    const perClient = new Map<string, ClientUse & { last: number }>();
+    for (const r of rows) {
+      const c = perClient.get(r.client);
+      if (c) {
+        c.count += r.count;
+        c.last = Math.max(c.last, r.lastSeen);
+      } else perClient.set(r.client, { client: r.client, count: r.count, last: r.lastSeen, lastUsed: '' });
+    }
+    const clients = [...perClient.values()]
+      .map(({ last, ...c }) => ({ ...c, lastUsed: iso(last)! }))
+      .sort(byCountThenName((c) => c.client));
+    const daily = dailyOf(rows);
+    const count = daily.reduce((a, b) => a + b, 0);
+    const last = latest(totalsByField.get(coordinate));
+    const info = tracked.get(coordinate);
+    const since = info?.since ?? (totalsByField.get(coordinate) ?? []).reduce((min, t) => Math.min(min, t.firstSeen), Infinity);
+    const watchedFor = Number.isFinite(since) ? Math.floor((now - since) / DAY) : 0;
+    let verdict: Verdict;
+    if (count > 0) {
+      verdict = { status: 'in-use', message: `still used by ${listClients(clients)}`, clients: clients.map((c) => c.client) };
+    } else if (watchedFor >= days || (last && last.lastSeen <= now - days * DAY)) {
+      const ago = last ? ` (last used ${dayText(last.lastSeen)} by ${last.client})` : ' (never used)';
+      verdict = { status: 'retire', message: `safe to retire: no use for ${days} days${ago}`, clients: [] };
+    } else {
+      const ready = dayText((Number.isFinite(since) ? since : now) + days * DAY);
+      verdict = { status: 'wait', message: `no use since tracking began ${watchedFor} day${watchedFor === 1 ? '' : 's'} ago: a ${days}-day verdict on ${ready}`, clients: [] };
+    }
+    return {
+      coordinate,
+      replacement: info?.replacement ?? null,
+      usage: info?.usage ?? null,
+      count,
+      daily,
+      trend: trendOf(daily),
+      lastUsed: iso(last?.lastSeen),
+      lastClient: last?.client ?? null,
+      trackedSince: Number.isFinite(since) ? iso(since) : null,
+      clients,
+      verdict,
+    };
+  });
+  fields.sort(byCountThenName((f) => f.coordinate));
+
+  const clientNames = new Set([...rowsByClient.keys(), ...totalsByClient.keys()]);
+  const clients: ClientReport[] = [...clientNames].map((client) => {
+    const rows = rowsByClient.get(client) ?? [];
+    const daily = dailyOf(rows);
+    return {
+      client,
+      count: daily.reduce((a, b) => a + b, 0),
+      daily,
+      trend: trendOf(daily),
+      lastUsed: iso(latest(totalsByClient.get(client))?.lastSeen),
+      fields: [...new Set(rows.map((r) => r.coordinate))].sort(),
+    };
+  });
+  clients.sort(byCountThenName((c) => c.client));
+
+  let verdict: Verdict;
+  const inUse = fields.filter((f) => f.verdict.status === 'in-use');
+  const active = clients.filter((c) => c.count > 0);
+  if (fields.length === 0) {
+    verdict = { status: 'unknown', message: `no verdict: ${store.description} tracks no fields yet (is a compat app writing to it?)`, clients: [] };
+  } else if (inUse.length > 0) {
+    verdict = {
+      status: 'in-use',
+      message: `not yet: ${inUse.length} of ${fields.length} fields used in the last ${days} days, by ${listClients(active)}`,
+      clients: active.map((c) => c.client),
+    };
+  } else if (fields.every((f) => f.verdict.status === 'retire')) {
+    verdict = { status: 'retire', message: `safe to retire: no use of any of the ${fields.length} fields for ${days} days`, clients: [] };
+  } else {
+    const waiting = fields.filter((f) => f.verdict.status === 'wait');
+    verdict = { status: 'wait', message: `no use so far, but ${waiting.length} of ${fields.length} fields have been watched for less than ${days} days`, clients: [] };
+  }
+
+  return {
+    ...base,
+    window: { from: dayText(from), to: axis[axis.length - 1]!, days: axis },
+    store: { description: store.description, ok: true },
+    verdict,
+    fields,
+    clients,
+  };
+}
+
+// ---- Markdown ------------------------------------------------------------------------------
+
+/** Client names and coordinates are data: nothing in them may become Markdown or HTML. */
+const md = (s: string) => s.replace(/[\\`*_[\]|<>&]/g, (c) => `\\${c}`);
+const mdCode = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+const when = (s: string | null) => (s ? s.slice(0, 16).replace('T', ' ') : 'never');
+const TREND: Record<Trend, string> = { none: '—', new: 'new', rising: '↑ rising', steady: '→ steady', falling: '↓ falling', stopped: '↓ stopped' };
+const MARK: Record<VerdictStatus, string> = { retire: '✅', 'in-use': '⛔', wait: '⏳', unknown: '❔' };
+
+export function reportMarkdown(report: RetirementReport): string {
+  const lines = [
+    `# v5 retirement report`,
+    '',
+    `**${MARK[report.verdict.status]} ${md(report.verdict.message)}**`,
+    '',
+    `Window: ${report.window.from} to ${report.window.to} (${report.days} days) · store: ${md(report.store.description)} · generated ${when(report.generatedAt)} UTC`,
+  ];
+  if (!report.store.ok) lines.push('', `> The usage store could not be read: ${md(report.store.error ?? '')}`);
+  if (report.recorder?.lastError) {
+    const r = report.recorder;
+    lines.push('', `> Last write failed at ${when(r.lastError!.at)}: ${md(r.lastError!.message)} (${r.pendingUses} uses pending, ${r.lostUses} lost)`);
+  }
+  if (report.fields.length > 0) {
+    lines.push(
+      '',
+      '## Fields',
+      '',
+      `| field | v6 replacement | uses (${report.days} d) | trend | last use | clients | verdict |`,
+      '|---|---|--:|---|---|---|---|',
+    );
+    for (const f of report.fields) {
+      const replacement = f.usage ? `${mdCode(f.replacement ?? '')} ${mdCode(f.usage)}` : f.replacement ? mdCode(f.replacement) : '?';
+      const clients = f.clients.length > 0 ? md(listClients(f.clients, 3)) : '—';
+      lines.push(
+        `| ${mdCode(f.coordinate)} | ${replacement} | ${f.count} | ${TREND[f.trend]} | ${when(f.lastUsed)} | ${clients} | ${MARK[f.verdict.status]} ${md(f.verdict.message)} |`,
+      );
+    }
+  }
+  if (report.clients.length > 0) {
+    lines.push('', '## Clients', '', `| client | uses (${report.days} d) | trend | last use | fields |`, '|---|--:|---|---|---|');
+    for (const c of report.clients) {
+      lines.push(`| ${md(c.client)} | ${c.count} | ${TREND[c.trend]} | ${when(c.lastUsed)} | ${c.fields.map(mdCode).join(', ') || '—'} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// ---- `ergraph compat report` as a function ---------------------------------------------------
+
+export interface CompatReportOptions {
+  /** A usage database URL (`postgres://…`, `pglite:<dir>`) or an open store. */
+  database: string | UsageStore;
+  days?: number;
+  format?: 'md' | 'json';
+  now?: Date;
+}
+
+/** The report as text, and whether the store could be read (the CLI exits 1 when not). */
+export async function compatReport(options: CompatReportOptions): Promise<{ text: string; report: RetirementReport }> {
+  const format = options.format ?? 'md';
+  if (format !== 'md' && format !== 'json') throw new RangeError(`format must be md or json, got ${JSON.stringify(format)}`);
+  const days = checkDays(options.days ?? 30);
+  const opened = typeof options.database === 'string';
+  const store = typeof options.database === 'string' ? await openUsageStore(options.database) : options.database;
+  try {
+    const report = await retirementReport(store, { days, now: options.now });
+    return { report, text: format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportMarkdown(report) };
+  } finally {
+    if (opened) await store.close().catch(() => undefined);
+  }
+}
+
+export { redactUrl };
+
+// ---- usage-aware schema diff ------------------------------------------------------------------
+
+/**
+ * For `schemaDiff(old, new, { unused })`: a coordinate counts as unused only when the store
+ * tracks it and the report's verdict on it is "safe to retire" (no use in the window, watched for
+ * the whole window). Anything the store does not measure is never called unused.
+ */
+export async function unusedCoordinates(
+  store: UsageStore,
+  options: { days?: number; now?: Date } = {},
+): Promise<(coordinates: readonly string[]) => Promise<boolean[]>> {
+  const report = await retirementReport(store, options);
+  if (!report.store.ok) throw new Error(`cannot read usage from ${store.description}: ${report.store.error}`);
+  const retirable = new Set(report.fields.filter((f) => f.verdict.status === 'retire').map((f) => f.coordinate));
+  return async (coordinates) => coordinates.map((c) => retirable.has(c));
+}

@@ -1,0 +1,186 @@
+/**
+ * The durable usage store: two tables through Drizzle, the same code for embedded PGlite and a
+ * PostgreSQL server. Every process of a fleet upserts into one table; the upsert adds counts and
+ * takes min/max of first/last seen, so the order batches arrive in (and clock skew between the
+ * processes) cannot change the totals.
+ */
+import { gte, sql } from 'drizzle-orm';
+import { bigint, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { SqlDatabase } from '../src/orm/types.js';
+import { coalesceRows, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
+
+export const usageTable = pgTable(
+  'ergraph_usage',
+  {
+    coordinate: text('coordinate').notNull(),
+    client: text('client').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    firstSeen: timestamp('first_seen', { withTimezone: true, precision: 3 }).notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.coordinate, t.client, t.day] }), index('ergraph_usage_day').on(t.day)],
+);
+
+export const usageCoordinatesTable = pgTable('ergraph_usage_coordinates', {
+  coordinate: text('coordinate').primaryKey(),
+  replacement: text('replacement').notNull(),
+  usage: text('usage'),
+  /** When any process first served it: a verdict of "no use for N days" needs N days of watching. */
+  trackedSince: timestamp('tracked_since', { withTimezone: true, precision: 3 }).notNull(),
+});
+
+// The DDL of the two tables above. Drizzle creates tables through drizzle-kit migrations, which a
+// library cannot run inside its users' projects, so the statements are written out here; the
+// store test reads and writes every column through the Drizzle tables, so a mismatch fails it.
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS ergraph_usage (
+    coordinate text NOT NULL,
+    client text NOT NULL,
+    day date NOT NULL,
+    count bigint NOT NULL,
+    first_seen timestamptz(3) NOT NULL,
+    last_seen timestamptz(3) NOT NULL,
+    PRIMARY KEY (coordinate, client, day))`,
+  `CREATE INDEX IF NOT EXISTS ergraph_usage_day ON ergraph_usage (day)`,
+  `CREATE TABLE IF NOT EXISTS ergraph_usage_coordinates (
+    coordinate text PRIMARY KEY,
+    replacement text NOT NULL,
+    usage text,
+    tracked_since timestamptz(3) NOT NULL)`,
+];
+
+/** 6 parameters a row: well under PostgreSQL's 65535 per statement. */
+const ROWS_PER_STATEMENT = 1000;
+
+export interface SqlUsageStoreOptions {
+  /** Shown in reports and errors (default `PostgreSQL (Drizzle)`); never put credentials here. */
+  description?: string;
+  /** Called by `close()`, e.g. to end the pool this store was opened on. */
+  onClose?: () => Promise<void>;
+}
+
+/**
+ * A usage store on any Drizzle PostgreSQL database (`drizzle-orm/pglite`, `drizzle-orm/node-postgres`).
+ * The tables are created on first use, not here, so a database that is down at start delays
+ * nothing: the first write fails, is reported, and is tried again.
+ */
+export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {}): UsageStore {
+  let ready: Promise<void> | undefined;
+  const ensureTables = () =>
+    (ready ??= db
+      .transaction(async (tx) => {
+        // Several processes starting together would race on CREATE TABLE IF NOT EXISTS (a
+        // duplicate-key error in pg_type); one transaction-scoped lock serializes them.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ergraph_usage'))`);
+        for (const statement of DDL) await tx.execute(sql.raw(statement));
+      })
+      .catch((error) => {
+        ready = undefined;
+        throw error;
+      }));
+
+  async function track(coordinates: readonly TrackedCoordinate[]) {
+    await ensureTables();
+    if (coordinates.length === 0) return;
+    const now = Date.now();
+    const values = [...new Map(coordinates.map((c) => [c.coordinate, c])).values()]
+      .sort((a, b) => (a.coordinate < b.coordinate ? -1 : 1))
+      .map((c) => ({ coordinate: c.coordinate, replacement: c.replacement, usage: c.usage ?? null, trackedSince: new Date(c.since ?? now) }));
+    for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
+      await db
+        .insert(usageCoordinatesTable)
+        .values(values.slice(i, i + ROWS_PER_STATEMENT))
+        .onConflictDoUpdate({
+          target: usageCoordinatesTable.coordinate,
+          set: {
+            replacement: sql`excluded.replacement`,
+            usage: sql`excluded.usage`,
+            trackedSince: sql`least(${usageCoordinatesTable.trackedSince}, excluded.tracked_since)`,
+          },
+        });
+    }
+  }
+
+  async function add(rows: readonly UsageRow[]) {
+    if (rows.length === 0) return;
+    await ensureTables();
+    // Merged and sorted by key: one statement never touches a row twice, and concurrent
+    // writers lock rows in the same order, so they wait for each other instead of deadlocking.
+    const values = coalesceRows(rows).map((r) => ({ ...r, firstSeen: new Date(r.firstSeen), lastSeen: new Date(r.lastSeen) }));
+    const t = usageTable;
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
+        await tx
+          .insert(t)
+          .values(values.slice(i, i + ROWS_PER_STATEMENT))
+          .onConflictDoUpdate({
+            target: [t.coordinate, t.client, t.day],
+            set: {
+              count: sql`${t.count} + excluded.count`,
+              firstSeen: sql`least(${t.firstSeen}, excluded.first_seen)`,
+              lastSeen: sql`greatest(${t.lastSeen}, excluded.last_seen)`,
+            },
+          });
+      }
+    });
+  }
+
+  return {
+    description: options.description ?? 'PostgreSQL (Drizzle)',
+    track: (coordinates) => track(coordinates).catch((error) => Promise.reject(driverError(error))),
+    add: (rows) => add(rows).catch((error) => Promise.reject(driverError(error))),
+
+    async read(sinceDay: string) {
+      // Reading creates nothing (a report may run with read-only rights): no tables yet means
+      // nothing was ever written here, which the report says as "tracks no fields yet".
+      const t = usageTable;
+      const [tracked, rows, totals] = await Promise.all([
+        db.select().from(usageCoordinatesTable),
+        db.select().from(t).where(gte(t.day, sinceDay)),
+        db
+          .select({
+            coordinate: t.coordinate,
+            client: t.client,
+            count: sql<number>`sum(${t.count})`.mapWith(Number),
+            firstSeen: sql<Date>`min(${t.firstSeen})`.mapWith((v: string | Date) => new Date(v)),
+            lastSeen: sql<Date>`max(${t.lastSeen})`.mapWith((v: string | Date) => new Date(v)),
+          })
+          .from(t)
+          .groupBy(t.coordinate, t.client),
+      ]).catch((error: unknown) => {
+        if (isUndefinedTable(error)) return [[], [], []] as const;
+        throw driverError(error);
+      });
+      return {
+        tracked: tracked.map((c) => ({
+          coordinate: c.coordinate,
+          replacement: c.replacement,
+          ...(c.usage ? { usage: c.usage } : {}),
+          since: c.trackedSince.getTime(),
+        })),
+        rows: rows.map((r) => ({ ...r, firstSeen: r.firstSeen.getTime(), lastSeen: r.lastSeen.getTime() })),
+        totals: totals.map((r) => ({ ...r, firstSeen: r.firstSeen.getTime(), lastSeen: r.lastSeen.getTime() })),
+      };
+    },
+
+    close: () => options.onClose?.() ?? Promise.resolve(),
+  };
+}
+
+/**
+ * Drizzle wraps driver errors as "Failed query: <sql> params: …"; the driver's own error (e.g.
+ * ECONNREFUSED, or a constraint) is what a report or log line should say.
+ */
+function driverError(error: unknown): unknown {
+  const cause = (error as { cause?: unknown })?.cause;
+  return error instanceof Error && error.message.startsWith('Failed query') && cause instanceof Error ? cause : error;
+}
+
+/** PostgreSQL's undefined_table (42P01), as node-postgres and PGlite report it (Drizzle may wrap it in `cause`). */
+function isUndefinedTable(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === '42P01') return true;
+  }
+  return false;
+}

@@ -1,0 +1,122 @@
+/**
+ * Where use of old schema coordinates is kept: one row per coordinate × client × UTC day, with a
+ * count and the first and last time it was seen. A store only ever *adds*: counts are summed and
+ * first/last seen merged with min/max, so batches from several processes (whose clocks may
+ * disagree) can arrive in any order and still add up to the same totals.
+ *
+ * Three implementations share this contract: `memoryUsageStore()` here (one process, gone on
+ * restart), and `sqlUsageStore(db)` in `usage-sql.ts` for embedded PGlite and a PostgreSQL
+ * server through the same Drizzle code.
+ */
+
+/** One aggregated cell: how often `client` used `coordinate` on `day`. Times are epoch ms. */
+export interface UsageRow {
+  /** A schema coordinate, e.g. `Query.userGetAll` or a deprecated v6 field `User.fullName`. */
+  coordinate: string;
+  client: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/** A coordinate the store tracks, and what replaces it: the report lists these even when unused. */
+export interface TrackedCoordinate {
+  coordinate: string;
+  /** The v6 replacement, e.g. `User.getAll` (or a deprecation reason). */
+  replacement: string;
+  /** How to select the replacement, e.g. `{ User { getAll } }`. */
+  usage?: string;
+  /** When it was first tracked (epoch ms; stores keep the earliest). Set by the store when omitted. */
+  since?: number;
+}
+
+/** All-time use of a coordinate by a client. */
+export type UsageTotal = Omit<UsageRow, 'day'>;
+
+export interface UsageSnapshot {
+  tracked: TrackedCoordinate[];
+  /** Rows whose day is on or after the requested one (no upper bound: a clock running ahead still counts). */
+  rows: UsageRow[];
+  /** Per coordinate × client over every day kept, so "last used 45 days ago" is known beyond the window. */
+  totals: UsageTotal[];
+}
+
+export interface UsageStore {
+  /** Where the data lives, without credentials (for reports and error messages). */
+  readonly description: string;
+  /** Register the coordinates being served (idempotent; replacements are updated). */
+  track(coordinates: readonly TrackedCoordinate[]): Promise<void>;
+  /** Add a batch: counts summed, first/last seen merged, per coordinate × client × day. All or nothing. */
+  add(rows: readonly UsageRow[]): Promise<void>;
+  /** Rows from `sinceDay` (`YYYY-MM-DD`) on, every tracked coordinate, and all-time totals. */
+  read(sinceDay: string): Promise<UsageSnapshot>;
+  close(): Promise<void>;
+}
+
+export const rowKey = (r: Pick<UsageRow, 'coordinate' | 'client' | 'day'>): string => `${r.day}\u0000${r.client}\u0000${r.coordinate}`;
+
+/** Fold `row` into `into` (same key): the merge every store applies. */
+export function mergeRow(into: UsageRow | UsageTotal, row: UsageRow | UsageTotal): void {
+  into.count += row.count;
+  if (row.firstSeen < into.firstSeen) into.firstSeen = row.firstSeen;
+  if (row.lastSeen > into.lastSeen) into.lastSeen = row.lastSeen;
+}
+
+/** Rows with equal keys merged into one, sorted by key (so concurrent SQL upserts lock in one order). */
+export function coalesceRows(rows: readonly UsageRow[]): UsageRow[] {
+  const byKey = new Map<string, UsageRow>();
+  for (const row of rows) {
+    const key = rowKey(row);
+    const seen = byKey.get(key);
+    if (seen) mergeRow(seen, row);
+    else byKey.set(key, { ...row });
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/** All-time totals per coordinate × client from day rows. */
+export function totalsOf(rows: Iterable<UsageRow>): UsageTotal[] {
+  const byKey = new Map<string, UsageTotal>();
+  for (const { day: _day, ...row } of rows) {
+    const key = `${row.client}\u0000${row.coordinate}`;
+    const seen = byKey.get(key);
+    if (seen) mergeRow(seen, row);
+    else byKey.set(key, { ...row });
+  }
+  return [...byKey.values()];
+}
+
+/** The process-local store: what the compat layer counted before a database was configured. */
+export function memoryUsageStore(): UsageStore {
+  const rows = new Map<string, UsageRow>();
+  const tracked = new Map<string, TrackedCoordinate>();
+  return {
+    description: 'memory (this process only, lost on restart)',
+    async track(coordinates) {
+      const now = Date.now();
+      for (const c of coordinates) {
+        const since = Math.min(c.since ?? now, tracked.get(c.coordinate)?.since ?? Infinity);
+        tracked.set(c.coordinate, { ...c, since });
+      }
+    },
+    async add(batch) {
+      for (const row of coalesceRows(batch)) {
+        const key = rowKey(row);
+        const seen = rows.get(key);
+        if (seen) mergeRow(seen, row);
+        else rows.set(key, row);
+      }
+    },
+    async read(sinceDay) {
+      const all = [...rows.values()];
+      return {
+        tracked: [...tracked.values()].map((t) => ({ ...t })),
+        rows: all.filter((r) => r.day >= sinceDay).map((r) => ({ ...r })),
+        totals: totalsOf(all),
+      };
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,209 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  clientName,
+  compatApp,
+  createCompatHandler,
+  createUsageRecorder,
+  memoryUsageStore,
+  openUsageStore,
+  OTHER_CLIENTS,
+  type FlushFailure,
+  type UsageRow,
+  type UsageStore,
+} from 'ergraph/compat';
+import { createV6Handler } from './helpers.js';
+
+const T0 = Date.parse('2026-03-10T23:59:59.500Z');
+
+/** A memory store that fails while `down` is set. */
+function flakyStore() {
+  const inner = memoryUsageStore();
+  const state = { down: false, adds: 0 };
+  const store: UsageStore = {
+    description: 'flaky',
+    track: (c) => (state.down ? Promise.reject(new Error('store down')) : inner.track(c)),
+    add: (rows) => (state.adds++, state.down ? Promise.reject(new Error('store down')) : inner.add(rows)),
+    read: (d) => (state.down ? Promise.reject(new Error('store down')) : inner.read(d)),
+    close: () => inner.close(),
+  };
+  return { store, state };
+}
+
+const total = (rows: UsageRow[]) => rows.reduce((n, r) => n + r.count, 0);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('clientName', () => {
+  it('cuts a 10 kB header to 100 characters', () => {
+    expect(clientName('a'.repeat(10_000))).toBe('a'.repeat(100));
+  });
+
+  it('writes control and invisible formatting characters out as \\uXXXX, never cutting an escape in half', () => {
+    expect(clientName('web\u0000\u001b[31mred\u007f')).toBe('web\\u0000\\u001b[31mred\\u007f');
+    expect(clientName('evil\u202etxt.exe')).toBe('evil\\u202etxt.exe');
+    const cut = clientName(`${'b'.repeat(97)}\u0001\u0001`);
+    expect(cut).toBe('b'.repeat(97));
+    expect(clientName('  \t ')).toBe('unknown');
+    expect(clientName(undefined)).toBe('unknown');
+  });
+});
+
+describe('createUsageRecorder', () => {
+  it('counts on the request path and writes aggregated rows per coordinate x client x UTC day when flushed', async () => {
+    const store = memoryUsageStore();
+    let now = T0;
+    const recorder = createUsageRecorder(store, { now: () => now, flushIntervalMs: 60_000 });
+    recorder.record(['Query.a', 'Query.b'], 'web');
+    recorder.record(['Query.a'], 'web');
+    now += 1000; // past midnight UTC: a new day
+    recorder.record(['Query.a'], 'web');
+    expect((await store.read('2000-01-01')).rows).toEqual([]); // nothing written yet
+    await recorder.flush();
+    const rows = (await store.read('2000-01-01')).rows.sort((a, b) => (a.day + a.coordinate).localeCompare(b.day + b.coordinate));
+    expect(rows).toEqual([
+      { coordinate: 'Query.a', client: 'web', day: '2026-03-10', count: 2, firstSeen: T0, lastSeen: T0 },
+      { coordinate: 'Query.b', client: 'web', day: '2026-03-10', count: 1, firstSeen: T0, lastSeen: T0 },
+      { coordinate: 'Query.a', client: 'web', day: '2026-03-11', count: 1, firstSeen: T0 + 1000, lastSeen: T0 + 1000 },
+    ]);
+    expect(recorder.status()).toMatchObject({ pendingUses: 0, flushes: 1, failedFlushes: 0, lostUses: 0 });
+    await recorder.close();
+  });
+
+  it('flushes on its own every flushIntervalMs', async () => {
+    const store = memoryUsageStore();
+    const recorder = createUsageRecorder(store, { flushIntervalMs: 30 });
+    recorder.record(['Query.a'], 'web');
+    await vi.waitFor(async () => expect(total((await store.read('2000-01-01')).rows)).toBe(1), { timeout: 2000, interval: 20 });
+    await recorder.close();
+  });
+
+  it('stores a hostile client name cut and escaped', async () => {
+    const store = memoryUsageStore();
+    const recorder = createUsageRecorder(store);
+    recorder.record(['Query.a'], `\u0007${'x'.repeat(10_240)}`);
+    await recorder.close();
+    const [r] = (await store.read('2000-01-01')).rows;
+    expect(r!.client).toBe(`\\u0007${'x'.repeat(94)}`);
+  });
+
+  it('keeps a failed batch for the next flush: a store outage loses nothing, and is reported once', async () => {
+    const { store, state } = flakyStore();
+    const failures: FlushFailure[] = [];
+    const recorder = createUsageRecorder(store, { flushIntervalMs: 60_000, onError: (_e, info) => failures.push(info) });
+    state.down = true;
+    recorder.record(['Query.a'], 'web');
+    await recorder.flush();
+    recorder.record(['Query.a'], 'web');
+    recorder.record(['Query.b'], 'ios');
+    await recorder.flush();
+    expect(failures).toEqual([
+      { store: 'flaky', uses: 1, outcome: 'kept' },
+      { store: 'flaky', uses: 3, outcome: 'kept' },
+    ]);
+    expect(recorder.status()).toMatchObject({ pendingUses: 3, failedFlushes: 2, lostUses: 0, lastError: { message: 'store down' } });
+    state.down = false;
+    await recorder.flush();
+    expect(total((await store.read('2000-01-01')).rows)).toBe(3);
+    expect(recorder.status()).toMatchObject({ pendingUses: 0, lostUses: 0 });
+    await recorder.close();
+  });
+
+  it('drops and reports a failed batch that would pass maxPendingRows, and what is pending at a failing close', async () => {
+    const { store, state } = flakyStore();
+    const failures: FlushFailure[] = [];
+    const recorder = createUsageRecorder(store, { maxPendingRows: 1, onError: (_e, info) => failures.push(info) });
+    state.down = true;
+    recorder.record(['Query.a', 'Query.b'], 'web');
+    await recorder.flush();
+    recorder.record(['Query.c'], 'web');
+    await recorder.close();
+    expect(failures).toEqual([
+      { store: 'flaky', uses: 2, outcome: 'lost' },
+      { store: 'flaky', uses: 1, outcome: 'kept' },
+      { store: 'flaky', uses: 1, outcome: 'lost' },
+    ]);
+    expect(recorder.status().lostUses).toBe(3);
+  });
+
+  it('warns on the console once per failure streak by default', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { store, state } = flakyStore();
+    const recorder = createUsageRecorder(store);
+    state.down = true;
+    for (let i = 0; i < 3; i++) {
+      recorder.record(['Query.a'], 'web');
+      await recorder.flush();
+    }
+    state.down = false;
+    await recorder.flush();
+    await recorder.close();
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      'ergraph compat: usage store flaky failed (store down); 1 uses kept for the next flush',
+      'ergraph compat: usage store flaky is writable again',
+    ]);
+  });
+
+  it('counts clients past maxClients in one window under one name, so hostile headers cannot grow memory', async () => {
+    const store = memoryUsageStore();
+    const recorder = createUsageRecorder(store, { maxClients: 3 });
+    for (let i = 0; i < 50; i++) recorder.record(['Query.a'], `client-${i}`);
+    await recorder.close();
+    const rows = (await store.read('2000-01-01')).rows;
+    expect(rows.map((r) => r.client).sort()).toEqual([OTHER_CLIENTS, 'client-0', 'client-1', 'client-2']);
+    expect(rows.find((r) => r.client === OTHER_CLIENTS)!.count).toBe(47);
+  });
+
+  it('adds up uses from processes whose clocks disagree: nothing lost, each on the day its clock said', async () => {
+    const store = memoryUsageStore();
+    const base = Date.parse('2026-03-10T12:00:00Z');
+    const ahead = createUsageRecorder(store, { now: () => base + 13 * 3_600_000 }); // 2026-03-11 01:00
+    const behind = createUsageRecorder(store, { now: () => base - 13 * 3_600_000 }); // 2026-03-09 23:00
+    const exact = createUsageRecorder(store, { now: () => base });
+    for (const [recorder, n] of [[ahead, 5], [behind, 7], [exact, 11]] as const) for (let i = 0; i < n; i++) recorder.record(['Query.a'], 'web');
+    // Flushed in reverse order of their clocks: the upsert is order-independent.
+    await ahead.close();
+    await exact.close();
+    await behind.close();
+    const rows = (await store.read('2000-01-01')).rows;
+    expect(Object.fromEntries(rows.map((r) => [r.day, r.count]))).toEqual({ '2026-03-09': 7, '2026-03-10': 11, '2026-03-11': 5 });
+    const compat = createCompatHandler(createV6Handler(), { usage: createUsageRecorder(store) });
+    const report = await compat.report({ now: new Date(base), days: 7 });
+    const field = report.fields.find((f) => f.coordinate === 'Query.a')!;
+    expect(field.count).toBe(23);
+    expect(report.window.days.at(-1)).toBe('2026-03-11'); // the day of the clock running ahead is on the axis
+    expect(field.lastUsed).toBe(new Date(base + 13 * 3_600_000).toISOString());
+  });
+});
+
+describe('compat with a usage database that is down at start', () => {
+  it('serves requests, and the report (JSON and page) says the store cannot be read', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const store = await openUsageStore('postgres://postgres@127.0.0.1:1/down', { timeoutMs: 1000 });
+    const recorder = createUsageRecorder(store, { flushIntervalMs: 60_000 });
+    const app = compatApp(createCompatHandler(createV6Handler(), { usage: recorder }));
+    const res = await app.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-name': 'web' },
+      body: JSON.stringify({ query: '{ userById(id: 1) { name } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual({ userById: { name: 'Ada' } });
+
+    const report = await app.request('/graphql/usage');
+    expect(report.status).toBe(503);
+    const json = await report.json();
+    expect(json.store).toMatchObject({ ok: false, description: 'PostgreSQL postgres://postgres@127.0.0.1:1/down' });
+    expect(json.verdict.status).toBe('unknown');
+    expect(json.verdict.message).toMatch(/^no verdict: the usage store \(PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/down\) cannot be read: .*ECONNREFUSED/);
+    expect(json.recorder).toMatchObject({ pendingUses: 1, lostUses: 0, lastError: { message: expect.stringMatching(/ECONNREFUSED/) } });
+
+    const page = await app.request('/graphql/usage', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(503);
+    const html = await page.text();
+    expect(html).toContain('No verdict');
+    expect(html).toContain('The usage store could not be read');
+    await recorder.close();
+    expect(recorder.status().lostUses).toBe(1);
+    await store.close();
+  });
+});

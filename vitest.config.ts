@@ -20,9 +20,21 @@ export default defineConfig({
   // Decorator lowering wraps classes; keep their names, which become routes, tags and types.
   esbuild: { keepNames: true },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'ergraph', include: ['test/**/*.test.ts'] } },
+      // The GraphQL and compat suites again on the graphql-js executor, the reference the compiled
+      // one must agree with, so the two cannot drift apart.
+      {
+        extends: true,
+        test: {
+          name: 'graphql-js executor',
+          include: ['test/graphql/**/*.test.ts', 'test/compat/**/*.test.ts', 'test/security/mutations.test.ts', 'test/orm/graphql.test.ts'],
+          env: { ERGRAPH_EXECUTOR: 'graphql-js' },
+        },
+      },
+    ],
   },
 });

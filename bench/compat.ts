@@ -3,7 +3,7 @@
  * through the v6 `GraphQLHandler`, on the same diagram and data in one run.
  * Run: npx tsx bench/compat.ts
  */
-import { Bench } from 'tinybench';
+import { alternate, runAlone, type BenchRow, type BenchRun } from './report.js';
 import { z } from 'zod';
 import { buildList, buildObject, Entity, ErDiagram, GraphQLHandler, model, QueryConfig, Relationship } from 'ergraph';
 import { createCompatHandler } from 'ergraph/compat';
@@ -66,49 +66,24 @@ if (a.errors || b.errors || JSON.stringify(a.data) !== JSON.stringify({ people: 
   throw new Error(`compat and v6 disagree: ${JSON.stringify(a.errors ?? b.errors)}`);
 }
 
-/**
- * Whichever task tinybench runs first pays for JIT warm-up and for whatever else the machine is
- * doing, so the pair is measured in several short rounds, alternating which goes first, and each
- * side reports its median round.
- */
-async function pair(title: string, compatTask: () => Promise<unknown>, v6Task: () => Promise<unknown>, rounds = 6): Promise<void> {
-  const subject = 'compat (v5 document)';
-  const baseline = 'v6 GraphQLHandler (grouped document)';
-  const means: Record<string, number[]> = { [subject]: [], [baseline]: [] };
-  for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time: 400, warmup: true });
-    const tasks: Array<[string, () => Promise<unknown>]> = [
-      [subject, compatTask],
-      [baseline, v6Task],
-    ];
-    if (round % 2 === 1) tasks.reverse();
-    for (const [name, fn] of tasks) bench.add(name, fn);
-    await bench.run();
-    for (const [name] of tasks) {
-      const result = bench.getTask(name)?.result as { latency?: { mean?: number } } | undefined;
-      means[name]!.push(result?.latency?.mean ?? Number.NaN);
-    }
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const s = median(means[subject]!);
-  const b = median(means[baseline]!);
-  console.log(`\n${title}`);
-  console.log(`  ${subject.padEnd(40)} ${s.toFixed(3).padStart(10)} ms/op`);
-  console.log(`  ${baseline.padEnd(40)} ${b.toFixed(3).padStart(10)} ms/op`);
-  console.log(`  ratio compat / v6 = ${(s / b).toFixed(2)}x (target <= 1.2x; median of ${rounds} alternating rounds)`);
-}
-
-await pair(
-  'compat: 200 users x 3 tasks x owner, v5 flat vs v6 grouped',
-  () => compat.execute(V5, { variables }),
-  () => handler.execute(V6, { variables }),
-);
-
-// A small query: the compat layer's fixed cost per request shows most here.
 const SMALL_V5 = '{ taskById(id: 11) { title owner { name } } }';
 const SMALL_V6 = '{ Task { taskById: byId(id: 11) { title owner { name } } } }';
-await pair(
-  'compat: one task by id with its owner',
-  () => compat.execute(SMALL_V5),
-  () => handler.execute(SMALL_V6),
-);
+
+const subject = 'compat (v5 document)';
+const baseline = 'v6 GraphQLHandler (grouped document)';
+
+export const run: BenchRun = async ({ budgetMs }) => {
+  const rows: BenchRow[] = [];
+  const cases: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+    ['200 users x 3 tasks x owner', () => compat.execute(V5, { variables }), () => handler.execute(V6, { variables })],
+    // A small query: the compat layer's fixed cost per request shows most here.
+    ['one task by id with its owner', () => compat.execute(SMALL_V5), () => handler.execute(SMALL_V6)],
+  ];
+  for (const [name, compatSide, v6Side] of cases) {
+    const { ms, rounds } = await alternate({ [subject]: compatSide, [baseline]: v6Side }, { budgetMs: budgetMs / cases.length });
+    rows.push({ bench: 'compat', case: name, subject, subjectMs: ms[subject]!, baseline, baselineMs: ms[baseline]!, target: 1.2, rounds });
+  }
+  return rows;
+};
+
+await runAlone(import.meta, run, 10_000);

@@ -1,11 +1,14 @@
 /**
- * GraphQL execution: ergraph's `handler.execute` against a hand-written graphql-js schema with
- * DataLoader resolvers, on the same in-memory data and the same batch functions, in one run.
+ * GraphQL execution over in-memory data, the same batch functions on every side:
  *
- *   npx tsx bench/graphql.ts
+ *   ergraph                  handler.execute (compiled executor)
+ *   graphql-js + DataLoader  a hand-written schema with DataLoader resolvers
+ *   graphql-jit + DataLoader the same hand-written schema compiled by graphql-jit (the fastest
+ *                            known executor; what Mercurius uses) — the baseline
+ *   ergraph schema via jit   ergraph's own schema and resolvers (graphql-js mode) compiled by graphql-jit
  *
- * The query walks three relationship levels under 1,000 users:
- *   users → tasks (3,000) → owner + comments (6,000) → comment authors.
+ * at 10, 100, 1,000 and 10,000 roots, depth 2 (users → tasks), 3 (→ owner, comments) and
+ * 4 (→ comment authors). Run alone: `npx tsx bench/graphql.ts` (BENCH_BUDGET_MS to change its time).
  */
 import DataLoader from 'dataloader';
 import {
@@ -18,21 +21,26 @@ import {
   GraphQLString,
   parse,
   validate,
+  type DocumentNode,
   type GraphQLFieldConfigMap,
 } from 'graphql';
-import { Bench } from 'tinybench';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { z } from 'zod';
 import { Entity, ErDiagram, GraphQLHandler, model, QueryConfig, ref, Relationship } from 'ergraph';
+import { createRun } from '../src/graphql/run.js';
+import { alternate, runAlone, type BenchRow, type BenchRun } from './report.js';
 
-// ---- data and batch functions, shared by both sides ----
+// ---- data and batch functions, shared by every side ----
 type UserRow = { id: number; name: string };
 type TaskRow = { id: number; ownerId: number; title: string };
 type CommentRow = { id: number; taskId: number; authorId: number; body: string };
 
-const PARENTS = 1000;
-const users: UserRow[] = Array.from({ length: PARENTS }, (_, i) => ({ id: i + 1, name: `user ${i + 1}` }));
+const MAX_ROOTS = 10_000;
+const users: UserRow[] = Array.from({ length: MAX_ROOTS }, (_, i) => ({ id: i + 1, name: `user ${i + 1}` }));
 const tasks: TaskRow[] = users.flatMap((u) => [0, 1, 2].map((j) => ({ id: u.id * 10 + j, ownerId: u.id, title: `task ${u.id}.${j}` })));
-const comments: CommentRow[] = tasks.flatMap((t) => [0, 1].map((j) => ({ id: t.id * 10 + j, taskId: t.id, authorId: ((t.ownerId + j) % PARENTS) + 1, body: `comment ${t.id}.${j}` })));
+const comments: CommentRow[] = tasks.flatMap((t) =>
+  [0, 1].map((j) => ({ id: t.id * 10 + j, taskId: t.id, authorId: ((t.ownerId + j * 7) % MAX_ROOTS) + 1, body: `comment ${t.id}.${j}` })),
+);
 
 const usersById = new Map(users.map((u) => [u.id, u]));
 const group = <T, K>(rows: T[], key: (row: T) => K) => {
@@ -47,44 +55,47 @@ const loadUsers = async (keys: readonly number[]) => keys.map((k) => usersById.g
 const loadTasksByOwner = async (keys: readonly number[]) => keys.map((k) => tasksByOwnerId.get(k) ?? []);
 const loadCommentsByTask = async (keys: readonly number[]) => keys.map((k) => commentsByTaskId.get(k) ?? []);
 
-const QUERY = `{ User { getAll(limit: ${PARENTS}) { id name
-  tasks { id title owner { name } comments { body author { name } } }
-} } }`;
+const SELECTIONS: Record<number, string> = {
+  2: 'tasks { id title }',
+  3: 'tasks { id title owner { name } comments { body } }',
+  4: 'tasks { id title owner { name } comments { body author { name } } }',
+};
+export const queryFor = (roots: number, depth: number) => `{ User { getAll(limit: ${roots}) { id name ${SELECTIONS[depth]} } } }`;
 
 // ---- ergraph ----
 class User extends model({ id: z.int(), name: z.string() }) {}
 class Task extends model({ id: z.int(), ownerId: z.int(), title: z.string() }) {}
 class Comment extends model({ id: z.int(), taskId: z.int(), authorId: z.int(), body: z.string() }) {}
 
-const handler = new GraphQLHandler(
-  new ErDiagram({
-    entities: [
-      new Entity({
-        kls: User,
-        relationships: [new Relationship({ fk: 'id', target: [Task], name: 'tasks', loader: loadTasksByOwner })],
-        queries: [
-          new QueryConfig({
-            name: 'getAll',
-            args: { limit: z.int().default(20) },
-            returns: z.array(ref(() => User)),
-            method: async ({ limit }: { limit: number }) => users.slice(0, limit),
-          }),
-        ],
-      }),
-      new Entity({
-        kls: Task,
-        relationships: [
-          new Relationship({ fk: 'ownerId', target: User, name: 'owner', loader: loadUsers }),
-          new Relationship({ fk: 'id', target: [Comment], name: 'comments', loader: loadCommentsByTask }),
-        ],
-      }),
-      new Entity({
-        kls: Comment,
-        relationships: [new Relationship({ fk: 'authorId', target: User, name: 'author', loader: loadUsers })],
-      }),
-    ],
-  }),
-);
+const diagram = new ErDiagram({
+  entities: [
+    new Entity({
+      kls: User,
+      relationships: [new Relationship({ fk: 'id', target: [Task], name: 'tasks', loader: loadTasksByOwner })],
+      queries: [
+        new QueryConfig({
+          name: 'getAll',
+          args: { limit: z.int().default(20) },
+          returns: z.array(ref(() => User)),
+          method: async ({ limit }: { limit: number }) => users.slice(0, limit),
+        }),
+      ],
+    }),
+    new Entity({
+      kls: Task,
+      relationships: [
+        new Relationship({ fk: 'ownerId', target: User, name: 'owner', loader: loadUsers }),
+        new Relationship({ fk: 'id', target: [Comment], name: 'comments', loader: loadCommentsByTask }),
+      ],
+    }),
+    new Entity({
+      kls: Comment,
+      relationships: [new Relationship({ fk: 'authorId', target: User, name: 'author', loader: loadUsers })],
+    }),
+  ],
+});
+// The largest case (10,000 roots, depth 4) holds more values than the default budget allows.
+const handler = new GraphQLHandler(diagram, { executor: 'compiled', limits: { resultValues: false, timeout: false } });
 
 // ---- hand-written graphql-js + DataLoader ----
 interface Loaders {
@@ -92,6 +103,11 @@ interface Loaders {
   tasks: DataLoader<number, TaskRow[]>;
   comments: DataLoader<number, CommentRow[]>;
 }
+const loaders = (): Loaders => ({
+  users: new DataLoader(loadUsers),
+  tasks: new DataLoader(loadTasksByOwner),
+  comments: new DataLoader(loadCommentsByTask),
+});
 const nonNullList = (type: GraphQLObjectType) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type)));
 const UserType: GraphQLObjectType<UserRow, Loaders> = new GraphQLObjectType<UserRow, Loaders>({
   name: 'User',
@@ -141,42 +157,60 @@ const baseline = new GraphQLSchema({
     },
   }),
 });
-const document = parse(QUERY);
-if (validate(baseline, document).length) throw new Error('baseline query does not validate');
-const runBaseline = () =>
-  execute({
-    schema: baseline,
-    document,
-    contextValue: {
-      users: new DataLoader(loadUsers),
-      tasks: new DataLoader(loadTasksByOwner),
-      comments: new DataLoader(loadCommentsByTask),
-    } satisfies Loaders,
-  });
 
-// ---- same answers first ----
-const [ours, theirs] = await Promise.all([handler.execute(QUERY), runBaseline()]);
-if (ours.errors || JSON.stringify(ours.data) !== JSON.stringify(theirs.data)) {
-  throw new Error(`ergraph and the baseline disagree: ${JSON.stringify(ours.errors ?? 'different data')}`);
+function jit(schema: GraphQLSchema, document: DocumentNode) {
+  const compiled = compileQuery(schema, document);
+  if (!isCompiledQuery(compiled)) throw new Error(`graphql-jit: ${JSON.stringify(compiled.errors)}`);
+  return compiled;
 }
 
-const bench = new Bench({ time: 3000, warmup: true, warmupTime: 1000 });
-bench.add('ergraph handler.execute', async () => {
-  await handler.execute(QUERY);
-});
-bench.add('graphql-js + DataLoader (hand-written)', async () => {
-  await runBaseline();
-});
-await bench.run();
+/** The four sides for one query; each returns the response's data. */
+export function sides(query: string) {
+  const document = parse(query);
+  if (validate(baseline, document).length) throw new Error('baseline query does not validate');
+  const onBaseline = jit(baseline, document);
+  const onErgraph = jit(handler.schema, document);
+  return {
+    ergraph: async () => {
+      const result = await handler.execute(query);
+      if (result.errors) throw new Error(`ergraph: ${result.errors[0]!.message}`);
+      return result.data;
+    },
+    'graphql-js + DataLoader': async () => (await execute({ schema: baseline, document, contextValue: loaders() })).data,
+    'graphql-jit + DataLoader': async () => (await onBaseline.query({}, loaders(), {})).data,
+    'ergraph schema via jit': async () =>
+      (await onErgraph.query({}, createRun(handler.diagram, {}, { fromAttributes: false, resultTypes: new Set(), budget: { resultValues: false, timeout: false } }), {})).data,
+  };
+}
 
-const mean = (name: string) => {
-  const task = bench.tasks.find((t) => t.name === name)!;
-  const result = task.result as unknown as { latency?: { mean: number }; mean?: number };
-  return result.latency?.mean ?? result.mean!;
+export const run: BenchRun = async ({ budgetMs }) => {
+  const cases: [roots: number, depth: number][] = [];
+  for (const roots of [10, 100, 1_000, 10_000]) for (const depth of [2, 3, 4]) cases.push([roots, depth]);
+  const rows: BenchRow[] = [];
+  for (const [roots, depth] of cases) {
+    const query = queryFor(roots, depth);
+    const all = sides(query);
+    // Same answers first.
+    const answers = await Promise.all(Object.values(all).map((side) => side()));
+    const expected = JSON.stringify(answers[0]);
+    answers.forEach((answer, i) => {
+      if (JSON.stringify(answer) !== expected) throw new Error(`${Object.keys(all)[i]} disagrees with ergraph on ${roots} roots, depth ${depth}`);
+    });
+    // The answer check above warmed every side up; big cases get at least two rounds even past the budget.
+    const { ms, rounds } = await alternate(all, { budgetMs: budgetMs / cases.length, minRounds: 2, warmup: 0 });
+    rows.push({
+      bench: 'graphql',
+      case: `${roots.toLocaleString('en')} roots, depth ${depth}`,
+      subject: 'ergraph',
+      subjectMs: ms.ergraph!,
+      baseline: 'graphql-jit + DataLoader',
+      baselineMs: ms['graphql-jit + DataLoader']!,
+      others: { 'graphql-js + DataLoader': ms['graphql-js + DataLoader']!, 'ergraph schema via jit': ms['ergraph schema via jit']! },
+      target: 1.2,
+      rounds,
+    });
+  }
+  return rows;
 };
-const ergraph = mean('ergraph handler.execute');
-const hand = mean('graphql-js + DataLoader (hand-written)');
-console.table(
-  bench.tasks.map((t) => ({ task: t.name, 'mean ms': (t.name.startsWith('ergraph') ? ergraph : hand).toFixed(2) })),
-);
-console.log(`3-level query over ${PARENTS} parents: ergraph ${ergraph.toFixed(2)} ms, hand-written ${hand.toFixed(2)} ms, ratio ${(ergraph / hand).toFixed(2)} (target ≤ 1.00)`);
+
+await runAlone(import.meta, run, 60_000);

@@ -1,13 +1,12 @@
 /**
  * Resolve 10,000 parents through two relationship levels (user -> tasks -> project) with
  * ergraph's Resolver, and with hand-written DataLoader code on the same in-memory data.
- * Run: npx tsx bench/resolver.ts
+ * Run alone: npx tsx bench/resolver.ts (or all benches: npm run bench)
  */
 import DataLoader from 'dataloader';
-import { Bench } from 'tinybench';
 import { z } from 'zod';
 import { buildList, buildObject, configResolver, DefineSubset, Entity, ErDiagram, model, ref, Relationship } from 'ergraph';
-import { report } from './report.js';
+import { alternate, runAlone, type BenchRun } from './report.js';
 
 const PARENTS = 10_000;
 const users = Array.from({ length: PARENTS }, (_, i) => ({ id: i, name: `user${i}` }));
@@ -67,7 +66,20 @@ async function handWritten() {
 const [a, b] = await Promise.all([viaErgraph(), handWritten()]);
 if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('ergraph and the hand-written version disagree');
 
-const bench = new Bench({ time: 2_000, warmup: true });
-bench.add('ergraph Resolver', viaErgraph).add('hand-written DataLoader', handWritten);
-await bench.run();
-report('resolver: 10,000 parents x 2 levels', bench, 'ergraph Resolver', 'hand-written DataLoader', 1.3);
+export const run: BenchRun = async ({ budgetMs }) => {
+  const { ms, rounds } = await alternate({ 'ergraph Resolver': viaErgraph, 'hand-written DataLoader': handWritten }, { budgetMs });
+  return [
+    {
+      bench: 'resolver',
+      case: '10,000 parents x 2 levels',
+      subject: 'ergraph Resolver',
+      subjectMs: ms['ergraph Resolver']!,
+      baseline: 'hand-written DataLoader',
+      baselineMs: ms['hand-written DataLoader']!,
+      target: 1.3,
+      rounds,
+    },
+  ];
+};
+
+await runAlone(import.meta, run, 6_000);

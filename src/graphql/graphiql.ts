@@ -1,7 +1,7 @@
 /**
  * The GraphiQL page (spec 4.1: an IDE with schema explorer and query history). It loads React,
- * GraphiQL and the explorer plugin from asset URLs the HTTP layer serves out of the installed
- * packages, so it works offline; GraphiQL 3 keeps its history plugin built in.
+ * GraphiQL and the explorer plugin from asset URLs the HTTP layer serves from files shipped in
+ * the package (`src/http/assets.ts`), so it works offline; GraphiQL 3 keeps its history plugin built in.
  */
 export interface GraphiqlOptions {
   /** Where the page sends queries. */
@@ -16,7 +16,7 @@ export interface GraphiqlOptions {
   defaultQuery?: string;
 }
 
-/** Asset file name → the installed package and the file inside it. */
+/** Asset file name → the package it is built from (a devDependency), the file inside it, its type. */
 export const GRAPHIQL_ASSETS: Readonly<Record<string, { pkg: string; file: string; type: string }>> = {
   'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript' },
   'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript' },

@@ -3,23 +3,27 @@
  * loader pool (shared with `resolveTree` for response models) and one level scheduler.
  */
 import {
-  execute,
   GraphQLError,
-  parse,
   validate,
   type DocumentNode,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
-import type { FederateOptions } from '../federation/mount/federate.js';
 import type { ErDiagram } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import { graphiqlHtml, type GraphiqlOptions } from './graphiql.js';
 import type { SchemaOptions } from './registry.js';
+import { OperationGuard, type OperationLimits } from './limits.js';
+import { formatError, logToConsole, type ErrorLogger } from './masking.js';
+import type { Timings } from '../resolver/tracing.js';
+import { DocumentCache } from './document-cache.js';
+import { defaultExecutor, PreparedDocument, runDocument, type ExecutorKind } from './engine.js';
 import { createRun } from './run.js';
 import { buildExecutableSchema, type BuiltSchema, type SchemaContribution } from './schema.js';
 import { groupedValidationRules } from './validation.js';
+import { recordOperation } from '../telemetry/metrics.js';
+import { classLabel } from '../er/names.js';
 
 /**
  * What a federation-capable handler passes on to its `autoQueryConfig`. The SQL integration
@@ -43,6 +47,26 @@ export interface GraphQLHandlerOptions extends SchemaOptions, DiagramExtensionOp
   enableFromAttributeInTypeAdapter?: boolean;
   /** `new AutoQueryConfig({ defaultLimit, generateById })` from `ergraph/orm`. */
   autoQueryConfig?: DiagramExtension;
+  /**
+   * What one operation may ask (depth, aliases, tokens, directives, cost: checked before it runs) and
+   * take while it runs (`timeout` in ms, `resultValues`); on by default, see `DEFAULT_LIMITS`.
+   */
+  limits?: OperationLimits;
+  /**
+   * Gets every error kept from clients — any a method, loader or the database threw that is not a
+   * `GraphQLError` — with the id the client was given instead of its text. Default: console.error.
+   */
+  onError?: ErrorLogger;
+  /**
+   * `'compiled'` (default): each operation is compiled once into a plan run level by level.
+   * `'graphql-js'`: graphql-js's resolver walk, the reference the compiled executor is tested
+   * against. `ERGRAPH_EXECUTOR=graphql-js` changes the default.
+   */
+  executor?: ExecutorKind;
+  /** Memory the parsed and compiled documents may hold, estimated (default 32 MiB). */
+  documentCacheBytes?: number;
+  /** Per-level and per-loader timings in each response's `extensions.timings`. */
+  debug?: boolean;
 }
 
 /** Relationships that can tell whether they support pagination (SQL ones: lists need an order). */
@@ -55,23 +79,52 @@ export interface ExecuteOptions {
   context?: Record<string, unknown>;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
+  /**
+   * Limits for this call instead of the handler's: for a caller that already checked the
+   * document in another shape (the v5 compat layer checks the flat document it was sent). Pass
+   * one long-lived object: its checks are kept per document.
+   */
+  limits?: OperationLimits;
+  /** Timings in this response's `extensions.timings` (default: the handler's `debug`). */
+  debug?: boolean;
 }
 
 export interface ExecutionResponse {
   data: Record<string, unknown> | null;
   /** `null` when there are none. */
   errors: GraphQLFormattedError[] | null;
+  /** Only when timings were asked for (`debug`). */
+  extensions?: { timings: Timings };
+}
+
+/**
+ * The options of `handler.federate()`. Declared empty here and filled in by `ergraph/federation`
+ * (module augmentation with its `FederateOptions`), so the core names nothing of federation.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface FederationOptions {}
+
+/** What `handler.federate()` runs: federation provides it when its module loads. */
+export type Federator = (handler: GraphQLHandler, options: FederationOptions) => Promise<void>;
+
+let federator: Federator | undefined;
+
+/** The extension point behind `handler.federate()`; `ergraph/federation` calls it once, on load. */
+export function provideFederation(fn: Federator): void {
+  federator = fn;
 }
 
 const ROOT = Object.freeze({});
-/** Parsed and validated documents by query text: clients send the same few queries over and over. */
-const CACHE_LIMIT = 500;
 
 export class GraphQLHandler {
   readonly diagram: ErDiagram;
   readonly options: Readonly<GraphQLHandlerOptions>;
   private built: BuiltSchema;
-  private readonly documents = new Map<string, DocumentNode>();
+  /** Parsed, validated and compiled documents by query text: clients send the same few queries over and over. */
+  private readonly documents: DocumentCache<PreparedDocument>;
+  private readonly executor: ExecutorKind;
+  private readonly guard: OperationGuard;
+  private readonly guards = new WeakMap<OperationLimits, OperationGuard>();
 
   constructor(diagram: ErDiagram, options: GraphQLHandlerOptions = {}) {
     const { autoQueryConfig, base, sessionFactory, serviceName } = options;
@@ -80,11 +133,14 @@ export class GraphQLHandler {
     }
     this.diagram = autoQueryConfig ? autoQueryConfig.extend(diagram, { base, sessionFactory, serviceName }) : diagram;
     this.options = { ...options };
+    this.guard = new OperationGuard(options.limits);
+    this.documents = new DocumentCache(options.documentCacheBytes);
+    this.executor = options.executor ?? defaultExecutor();
     if (options.enablePagination) {
       // Fail at startup, not on the first paginated request.
       for (const entity of this.diagram.entities) {
         for (const rel of entity.relationships as readonly PaginationAware[]) {
-          rel.assertPaginable?.(`${entity.kls.name}.${(rel as { name?: string }).name}`);
+          rel.assertPaginable?.(`${classLabel(entity.kls)}.${(rel as { name?: string }).name}`);
         }
       }
     }
@@ -106,54 +162,80 @@ export class GraphQLHandler {
     return groupedValidationRules(this.built.groups);
   }
 
-  /** Parse and validate, or return the errors a client should see (`data: null`). */
-  prepare(query: string | DocumentNode): { document: DocumentNode } | ExecutionResponse {
+  private guardFor(limits: OperationLimits | undefined): OperationGuard {
+    if (!limits) return this.guard;
+    let guard = this.guards.get(limits);
+    // Keys the call leaves out keep the handler's values.
+    if (!guard) this.guards.set(limits, (guard = new OperationGuard({ ...this.options.limits, ...limits })));
+    return guard;
+  }
+
+  /** Parse (within the token limit) and validate, or return the errors a client should see (`data: null`). */
+  prepare(query: string | DocumentNode, limits?: OperationLimits): { document: DocumentNode } | ExecutionResponse {
+    const prepared = this.prepared(query, limits);
+    return prepared instanceof PreparedDocument ? { document: prepared.document } : prepared;
+  }
+
+  private prepared(query: string | DocumentNode, limits?: OperationLimits): PreparedDocument | ExecutionResponse {
     const cached = typeof query === 'string' ? this.documents.get(query) : undefined;
-    if (cached) return { document: cached };
+    if (cached) return cached;
     let document: DocumentNode;
     try {
-      document = typeof query === 'string' ? parse(query) : query;
+      document = typeof query === 'string' ? this.guardFor(limits).parse(query) : query;
     } catch (error) {
       if (error instanceof GraphQLError) return { data: null, errors: [error.toJSON()] };
       throw error;
     }
     const errors = validate(this.schema, document, this.validationRules());
     if (errors.length) return { data: null, errors: errors.map((e) => e.toJSON()) };
-    if (typeof query === 'string') {
-      if (this.documents.size >= CACHE_LIMIT) this.documents.clear();
-      this.documents.set(query, document);
-    }
-    return { document };
+    const prepared = new PreparedDocument(document);
+    if (typeof query === 'string') this.documents.set(query, prepared);
+    return prepared;
   }
 
   async execute(query: string | DocumentNode, options: ExecuteOptions = {}): Promise<ExecutionResponse> {
-    const prepared = this.prepare(query);
-    if (!('document' in prepared)) return prepared;
+    const prepared = this.prepared(query, options.limits);
+    if (!(prepared instanceof PreparedDocument)) return prepared;
+    const refused = this.guardFor(options.limits).check(this.schema, prepared.document, options.operationName, options.variables);
+    if (refused.length) return { data: null, errors: refused.map((e) => e.toJSON()) };
+    const startedAt = performance.now();
     const run = createRun(this.diagram, options.context, {
       fromAttributes: this.options.enableFromAttributeInTypeAdapter ?? false,
       resultTypes: this.built.resultTypes,
+      budget: options.limits ? { ...this.options.limits, ...options.limits } : this.options.limits,
+      debug: options.debug ?? this.options.debug,
     });
-    const result = await execute({
-      schema: this.schema,
-      document: prepared.document,
-      rootValue: ROOT,
-      contextValue: run,
-      variableValues: options.variables ?? undefined,
-      operationName: options.operationName ?? undefined,
-    });
-    return {
-      data: (result.data as Record<string, unknown> | null | undefined) ?? null,
-      errors: result.errors?.length ? result.errors.map((e) => e.toJSON()) : null,
-    };
+    let result;
+    try {
+      result = await runDocument(this.schema, prepared, run, {
+        executor: this.executor,
+        rootValue: ROOT,
+        variables: options.variables,
+        operationName: options.operationName,
+      });
+    } catch (error) {
+      run.trace.end({}, error);
+      throw error;
+    } finally {
+      run.budget.dispose();
+    }
+    const errors = result.errors?.length ? result.errors.map((e) => formatError(e, this.options.onError ?? logToConsole)) : null;
+    const timings = run.trace.end({ 'graphql.errors': errors?.length ?? 0 }, errors ? errors[0]!.message : undefined);
+    const response: ExecutionResponse = { data: (result.data as Record<string, unknown> | null | undefined) ?? null, errors };
+    if (timings) response.extensions = { timings };
+    return recordOperation(prepared.document, options.operationName, startedAt, response);
   }
 
   /**
    * Mount other services (`ergraph/federation`): pull their ER graphs, validate, add the remote
-   * fields to this schema, freeze. The federation module is loaded only when this is called.
+   * fields to this schema, freeze. Federation plugs itself in here when `ergraph/federation` is
+   * loaded (which declaring remote relationships does); the core does not import it.
    */
-  async federate(options: FederateOptions): Promise<void> {
-    const { federate } = await import('../federation/mount/federate.js');
-    await federate(this, options);
+  async federate(options: FederationOptions): Promise<void> {
+    if (!federator) {
+      throw new ConfigError("handler.federate() is provided by ergraph/federation: import it first (import 'ergraph/federation')");
+    }
+    await federator(this, options);
   }
 
   /** The GraphiQL page; `graphqlApp` serves it with its assets from the installed packages. */

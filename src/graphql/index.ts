@@ -10,3 +10,5 @@ export { GraphQLDateTime, GraphQLJSON, GraphQLBigInt } from './scalars.js';
 export { graphiqlHtml, GRAPHIQL_ASSETS } from './graphiql.js';
 export type { GraphiqlOptions } from './graphiql.js';
 export type { Run } from './run.js';
+export { DEFAULT_LIMITS, LIMIT_CODES, OperationGuard, estimateCost } from './limits.js';
+export type { OperationLimits, CostEstimate } from './limits.js';

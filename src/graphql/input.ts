@@ -17,6 +17,7 @@ import { upperFirst } from './names.js';
 import { enumFor, unsupported } from './output.js';
 import type { TypeRegistry } from './registry.js';
 import { acceptsNull, defOf, isZodEnum, metaId, scalarFor } from './scalars.js';
+import { className } from '../er/names.js';
 
 type Shape = Readonly<Record<string, z.core.$ZodType>>;
 
@@ -49,7 +50,7 @@ function namedInputType(types: TypeRegistry, info: FieldInfo, where: string, hin
   if (isZodEnum(info.base)) return enumFor(types, info.base, where);
   if (info.model) {
     const kls = info.model();
-    return inputObject(types, kls, `${kls.name}Input`, `the input form of model ${kls.name}`, kls.shape, where);
+    return inputObject(types, kls, `${className(kls)}Input`, `the input form of model ${className(kls)}`, kls.shape, where);
   }
   if (defOf(info.base).type === 'object') {
     const name = metaId(info.base) ?? `${hint}Input`;
@@ -86,10 +87,18 @@ function inputObject(types: TypeRegistry, key: object, name: string, owner: stri
  * GraphQL lets a client send `null` for any nullable argument and omit it; zod's `optional()`
  * refuses `null` and `nullable()` refuses a missing key. Map each to what the schema accepts.
  */
+/** `describeField` of each argument schema, read once: arguments are adapted on every call. */
+const described = new WeakMap<object, FieldInfo>();
+const describedField = (schema: z.ZodType) => {
+  let info = described.get(schema);
+  if (!info) described.set(schema, (info = describeField(schema)));
+  return info;
+};
+
 export function toZodInput(shape: Shape, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(shape)) {
-    out[key] = adapt(describeField(schema as z.ZodType), values[key]);
+    out[key] = adapt(describedField(schema as z.ZodType), values[key]);
     if (out[key] === undefined) delete out[key];
   }
   return out;

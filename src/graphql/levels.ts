@@ -24,11 +24,29 @@ interface Entry {
   reject: (error: unknown) => void;
 }
 
+/**
+ * Column pruning: a load that needs only some fields of its targets says which, and how to get
+ * the DataLoader reading a given field list (the SQL integration's `loaderFor`).
+ */
+export interface Narrow {
+  /** The target fields this load's selection reads, sorted. */
+  fields: readonly string[];
+  /** The DataLoader reading `fields` (plus whatever keys the loader needs itself). */
+  loader(fields: readonly string[]): Loader;
+}
+
 /** The keys one loader gets at one level; `ifMissing` stands in for a null result. */
 interface Group {
   loader: Loader;
   ifMissing: unknown;
   entries: Map<unknown, Entry>;
+  /**
+   * The union of the fields the group's loads need; `null` once one load needs every field
+   * (or cannot narrow). The group is dispatched to the DataLoader for the union, so fields that
+   * ask for different columns of one relationship at one level still share one batch.
+   */
+  fields: Set<string> | null;
+  narrow?: Narrow;
 }
 
 /** Runs over the values of one group before its fields get them (resolving response models). */
@@ -54,8 +72,11 @@ export class LevelScheduler {
     return promise;
   }
 
-  /** Load `key` with `loader` together with every other load of the same level. */
-  load(depth: number, loader: Loader, key: unknown, ifMissing: unknown): Promise<unknown> {
+  /**
+   * Load `key` with `loader` together with every other load of the same level. With `narrow`,
+   * the level's loads of `loader` go to `narrow.loader(<union of their fields>)` instead.
+   */
+  load(depth: number, loader: Loader, key: unknown, ifMissing: unknown, narrow?: Narrow): Promise<unknown> {
     let level = this.queued.get(depth);
     if (!level) {
       this.queued.set(depth, (level = new Map()));
@@ -65,8 +86,10 @@ export class LevelScheduler {
     if (!byMissing) level.set(loader, (byMissing = new Map()));
     let group = byMissing.get(ifMissing);
     if (!group) {
-      byMissing.set(ifMissing, (group = { loader, ifMissing, entries: new Map() }));
+      byMissing.set(ifMissing, (group = { loader, ifMissing, entries: new Map(), fields: narrow ? new Set() : null, narrow }));
     }
+    if (!narrow) group.fields = null;
+    else if (group.fields) for (const field of narrow.fields) group.fields.add(field);
     const id = groupKey(key);
     const existing = group.entries.get(id);
     if (existing) return existing.promise;
@@ -111,6 +134,7 @@ export class LevelScheduler {
 
   /** All keys of a group go to its DataLoader in this tick, so they form one batch. */
   private dispatch(depth: number, group: Group): void {
+    const loader = group.fields && group.narrow ? group.narrow.loader([...group.fields].sort()) : group.loader;
     const entries = [...group.entries.values()];
     const values: unknown[] = new Array(entries.length);
     let left = entries.length;
@@ -118,7 +142,7 @@ export class LevelScheduler {
       if (--left === 0) void this.settle(depth, entries, values);
     };
     entries.forEach((entry, i) => {
-      group.loader.load(entry.key).then(
+      loader.load(entry.key).then(
         (value) => {
           values[i] = value === null || value === undefined ? group.ifMissing : value;
           arrived();
@@ -133,6 +157,7 @@ export class LevelScheduler {
 
   private async settle(depth: number, entries: Entry[], values: unknown[]): Promise<void> {
     try {
+      // The hook may throw (a spent budget): then every field of the group fails with it.
       const hook = this.settleHook?.(values.filter((v) => !(v instanceof Error)));
       if (hook) await hook;
       entries.forEach((entry, i) => {

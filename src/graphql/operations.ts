@@ -11,10 +11,11 @@ import { ConfigError } from '../er/errors.js';
 import type { Operation, OperationKind } from '../er/operations.js';
 import { describeField, type FieldInfo } from '../er/schema.js';
 import { argumentsFor, toZodInput } from './input.js';
+import { nativeExtensions } from './native.js';
 import { groupTypeName, upperFirst, type GroupSuffix } from './names.js';
 import { outputTypeFor } from './output.js';
 import type { TypeRegistry } from './registry.js';
-import { levelOf, needsResolve, resolveModels, type Run } from './run.js';
+import { countValues, levelOf, needsResolve, resolveModels, type Run } from './run.js';
 
 /** What one root field of the grouped schema stands for; validation and MCP read it. */
 export interface GroupInfo {
@@ -29,23 +30,11 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const suffixOf = (kind: OperationKind): GroupSuffix => (kind === 'query' ? 'Query' : 'Mutation');
 
 /**
- * The value of a mutation group field. graphql-js runs only top-level mutation fields one
- * after another; the methods inside one group are chained here, in document order (the order
- * graphql-js calls their resolvers in).
+ * The value of a group field: it carries no data. Mutation methods, also several inside one
+ * group, run one after another with their whole selections: both executors see to that
+ * (compiled.ts natively, serial.ts for graphql-js).
  */
-class MutationGroup {
-  private tail: Promise<unknown> = Promise.resolve();
-  after<T>(step: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(step);
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  }
-}
-
-const QUERY_GROUP = Object.freeze({});
+const GROUP = Object.freeze({});
 
 /** Extra fields of one entity's group, contributed from outside (federation's batch roots). */
 export type GroupFieldsContribution = (
@@ -88,7 +77,8 @@ export function groupFields(
     fields[entity.name] = {
       type: new GraphQLNonNull(groupType),
       description: entity.kls.schema.description,
-      resolve: kind === 'mutation' ? () => new MutationGroup() : () => QUERY_GROUP,
+      extensions: nativeExtensions({ kind: 'group', mutation: kind === 'mutation' }),
+      resolve: () => GROUP,
     };
     groups.set(entity.name, {
       entity: entity.name,
@@ -111,6 +101,7 @@ function operationField(types: TypeRegistry, entity: EntityInfo, op: Operation):
   const returns = describeField(op.returns());
   const argsSchema = z.object(op.args);
   const invoke = async (rawArgs: Record<string, unknown>, run: Run) => {
+    run.budget.check(); // a spent budget starts no method
     const parsed = argsSchema.safeParse(toZodInput(op.args, rawArgs));
     if (!parsed.success) throw invalidArguments(where, parsed.error);
     const value = adapt(returns, await op.fn.call(entity.kls, parsed.data, run.context), run.fromAttributes);
@@ -121,9 +112,13 @@ function operationField(types: TypeRegistry, entity: EntityInfo, op: Operation):
     type: outputTypeFor(types, returns, where),
     description: op.description,
     args: argumentsFor(types, op.args, where, entity.name + upperFirst(op.name)),
-    resolve(group, rawArgs, run, info) {
-      const result = group instanceof MutationGroup ? group.after(() => invoke(rawArgs, run)) : invoke(rawArgs, run);
-      return run.levels.track(levelOf(run, info.path), result);
+    extensions: nativeExtensions({ kind: 'operation', invoke }),
+    resolve(_group, rawArgs, run, info) {
+      const counted = invoke(rawArgs, run).then((value) => {
+        run.budget.count(countValues([value])); // graphql-js mode: the budget sees what methods return
+        return value;
+      });
+      return run.levels.track(levelOf(run, info.path), counted);
     },
   };
 }

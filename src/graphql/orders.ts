@@ -4,7 +4,7 @@
  * profile and may flip it; they never order by arbitrary columns (spec 8, rule 5).
  */
 import { GraphQLEnumType, GraphQLError } from 'graphql';
-import { OrderTerm, type BatchPageConfig, type Direction } from '../federation/declarations.js';
+import { OrderTerm, type BatchPageConfig, type Direction } from '../er/orders.js';
 import type { TypeRegistry } from './registry.js';
 
 export const DIRECTION_ENUM = 'PageDirection';
@@ -45,7 +45,8 @@ export function termFor(
   direction: Direction | null | undefined,
 ): OrderTerm {
   const name = order ?? orders.defaultOrder;
-  const profile = orders.orders[name];
+  // Own profiles only: `constructor` or `__proto__` from a client must not reach Object.prototype.
+  const profile = Object.hasOwn(orders.orders, name) ? orders.orders[name] : undefined;
   if (!profile) {
     throw new GraphQLError(`Unknown order profile '${name}' of ${entity} (published: ${Object.keys(orders.orders).join(', ')})`, {
       extensions: { code: 'BAD_USER_INPUT', argument: 'order' },

@@ -17,13 +17,14 @@ import type { TypeRegistry } from './registry.js';
 import type { Run } from './run.js';
 import { acceptsNull, defOf, enumTypeFor, isZodEnum, metaId, sameEnum, scalarFor } from './scalars.js';
 import type { z } from 'zod';
+import { className } from '../er/names.js';
 
 /** The object type of a model class; entity types also get the contributed (relationship) fields. */
 export function objectTypeFor(types: TypeRegistry, kls: AnyModelClass): GraphQLObjectType {
   const cached = types.objects.get(kls);
   if (cached) return cached;
   const entity = types.diagram.entityOf(kls);
-  const name = kls.name;
+  const name = className(kls);
   if (ROOT_TYPE_NAMES.has(name) || name.startsWith('__')) {
     throw new ConfigError(`${entity ? 'Entity' : 'Model'} ${name} uses a reserved GraphQL type name; rename the class`);
   }
@@ -50,7 +51,7 @@ function modelOutputFields(types: TypeRegistry, kls: AnyModelClass): GraphQLFiel
   const fields: GraphQLFieldConfigMap<unknown, Run> = {};
   for (const { key, info } of modelFields(kls)) {
     if (isExcluded(info)) continue; // excluded fields never leave the server (hidden FKs, secrets)
-    fields[key] = { type: outputTypeFor(types, info, `${kls.name}.${key}`), description: info.description };
+    fields[key] = { type: outputTypeFor(types, info, `${className(kls)}.${key}`), description: info.description };
   }
   return fields;
 }

@@ -13,6 +13,7 @@ import {
   GraphQLObjectType,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  type GraphQLResolveInfo,
 } from 'graphql';
 import type { ResolvedRelationship } from '../er/diagram.js';
 import type { Page } from '../er/relationship.js';
@@ -22,9 +23,12 @@ import type { TypeRegistry } from './registry.js';
 import type DataLoader from 'dataloader';
 import { keyOf, MISSING } from './keys.js';
 import { levelOf, type Run } from './run.js';
-import { selects } from './selections.js';
-import { paginationOrdersOf, type BatchPageConfig, type Direction } from '../federation/declarations.js';
+import { selectionOf } from './selections.js';
+import { nativeExtensions, type FieldSelection, type LoadSource } from './native.js';
+import { narrowLoads, narrowPages } from './narrow.js';
+import { paginationOrdersOf, type BatchPageConfig, type Direction } from '../er/orders.js';
 import { compareBy, directionEnum, orderEnum, termFor } from './orders.js';
+import { className } from '../er/names.js';
 
 export interface PageResult {
   items: unknown[];
@@ -48,8 +52,8 @@ export function paginationType(types: TypeRegistry): GraphQLObjectType {
 }
 
 function resultType(types: TypeRegistry, rel: ResolvedRelationship): GraphQLObjectType {
-  const name = resultTypeName(rel.target.name);
-  return types.once(name, `the page type of entity ${rel.target.name}`, () => {
+  const name = resultTypeName(className(rel.target, 'entity'));
+  return types.once(name, `the page type of entity ${className(rel.target, 'entity')}`, () => {
     types.resultTypes.add(name);
     return new GraphQLObjectType({
       name,
@@ -125,33 +129,44 @@ function orderArgs(types: TypeRegistry, target: string, orders: BatchPageConfig 
 export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelationship): GraphQLFieldConfig<unknown, Run> {
   const r = rel.relationship;
   const orders = paginationOrdersOf(rel.target);
+  /** The page every parent of one field gets: the window is checked before any key is read. */
+  const source = (run: Run, args: PageArgs, selection: FieldSelection, info: GraphQLResolveInfo): LoadSource => {
+    const { limit, offset } = pageWindow(rel, args);
+    // Only a profile the caller chose goes to the loader; without one it keeps its own order.
+    const term = orders && (args.order || args.direction) ? termFor(className(rel.target, 'entity'), orders, args.order, args.direction) : undefined;
+    if (r.pageLoader) {
+      const withTotal = selection.selects(['pagination', 'total_count']);
+      const order = term ? (args.order ?? orders!.defaultOrder) : undefined;
+      const request = { limit, offset, withTotal, ...(term ? { order, direction: term.direction } : {}) };
+      const loader = run.pool.page(r.pageLoader, request) as DataLoader<unknown, unknown>;
+      return { loader, missing: EMPTY_PAGE, finish: (page) => toResult(page as Page, withTotal), narrow: narrowPages(run, rel, info, request) };
+    }
+    return {
+      loader: run.pool.get(r.loader!),
+      missing: NO_ITEMS,
+      narrow: narrowLoads(run, rel, info, ['items']),
+      // A stable sort keeps the loader's order among ties, so pages stay deterministic.
+      finish: (list) => slice(term ? [...(list as unknown[])].sort(compareBy(term)) : (list as unknown[]), limit, offset),
+    };
+  };
   return {
     type: new GraphQLNonNull(resultType(types, rel)),
     description: r.description,
     args: {
       limit: { type: GraphQLInt, description: `Page size (default ${r.defaultPageSize}, at most ${r.maxPageSize})` },
       offset: { type: GraphQLInt, description: 'Items to skip (default 0)' },
-      ...orderArgs(types, rel.target.name, orders),
+      ...orderArgs(types, className(rel.target, 'entity'), orders),
+    },
+    extensions: {
+      ...nativeExtensions({ kind: 'load', relationship: r, empty: emptyPage, source }),
+      // Read by the cost estimate of `limits.ts`: a page holds at most this many items.
+      pageSize: { default: r.defaultPageSize, max: r.maxPageSize },
     },
     resolve(parent, args: PageArgs, run, info) {
-      const { limit, offset } = pageWindow(rel, args);
-      // Only a profile the caller chose goes to the loader; without one it keeps its own order.
-      const term = orders && (args.order || args.direction) ? termFor(rel.target.name, orders, args.order, args.direction) : undefined;
+      const { loader, missing, finish, narrow } = source(run, args, selectionOf(info), info);
       const key = keyOf(parent, r);
       if (key === MISSING) return emptyPage();
-      const level = levelOf(run, info.path);
-      if (r.pageLoader) {
-        const withTotal = selects(info, ['pagination', 'total_count']);
-        const order = term ? (args.order ?? orders!.defaultOrder) : undefined;
-        const request = { limit, offset, withTotal, ...(term ? { order, direction: term.direction } : {}) };
-        const loader = run.pool.page(r.pageLoader, request);
-        return run.levels.load(level, loader as DataLoader<unknown, unknown>, key, EMPTY_PAGE).then((page) => toResult(page as Page, withTotal));
-      }
-      return run.levels.load(level, run.pool.get(r.loader!), key, NO_ITEMS).then((list) => {
-        const all = list as unknown[];
-        // A stable sort keeps the loader's order among ties, so pages stay deterministic.
-        return slice(term ? [...all].sort(compareBy(term)) : all, limit, offset);
-      });
+      return run.levels.load(levelOf(run, info.path), loader, key, missing, narrow).then(finish);
     },
   };
 }

@@ -11,7 +11,9 @@ import type { Page } from '../er/relationship.js';
 import { isModelInstance, type AnyModelClass } from '../er/model.js';
 import { planFor } from '../resolver/plan.js';
 import { LoaderPool } from '../resolver/pool.js';
+import { RunTrace } from '../resolver/tracing.js';
 import { resolveTree } from '../resolver/resolver.js';
+import { Budget, type ExecutionBudget } from './budget.js';
 import { LevelScheduler } from './levels.js';
 
 export interface Run {
@@ -23,27 +25,42 @@ export interface Run {
   readonly fromAttributes: boolean;
   /** Types that wrap a page; they add no tree level. */
   readonly resultTypes: ReadonlySet<string>;
+  /** Time and result size this run may take; spent, it stops the work. */
+  readonly budget: Budget;
+  /** The run's spans (operation, levels, loader batches) and, with `debug`, its timings. */
+  readonly trace: RunTrace;
 }
 
 export function createRun(
   diagram: ErDiagram,
   context: Record<string, unknown> | undefined,
-  options: { fromAttributes: boolean; resultTypes: ReadonlySet<string> },
+  options: { fromAttributes: boolean; resultTypes: ReadonlySet<string>; budget?: ExecutionBudget; debug?: boolean },
 ): Run {
   const ctx = context ?? {};
+  const trace = new RunTrace('graphql.operation', {}, options.debug ?? false);
+  let levels: LevelScheduler | undefined;
   const run: Run = {
     context: ctx,
-    pool: new LoaderPool({ context: ctx }),
-    levels: new LevelScheduler((values) => settleModels(run, values)),
+    pool: new LoaderPool({ context: ctx }, trace),
+    // Made on first use: the compiled executor needs it only for resolvers it does not know.
+    get levels() {
+      return (levels ??= new LevelScheduler((values) => {
+        // graphql-js mode: the budget sees loaded values, and a spent one stops the next level
+        run.budget.count(countValues(values));
+        return settleModels(run, values);
+      }));
+    },
     diagram,
     fromAttributes: options.fromAttributes,
     resultTypes: options.resultTypes,
+    budget: new Budget(options.budget),
+    trace,
   };
   return run;
 }
 
 /** Response models among one batch of loaded values are resolved together, with the run's pool. */
-function settleModels(run: Run, values: unknown[]): Promise<void> | undefined {
+export function settleModels(run: Run, values: readonly unknown[]): Promise<void> | undefined {
   let models: unknown[] | undefined;
   const visit = (item: unknown) => {
     if (needsResolve(run, item)) (models ??= []).push(item);
@@ -54,6 +71,13 @@ function settleModels(run: Run, values: unknown[]): Promise<void> | undefined {
     else visit(value);
   }
   return models ? resolveModels(run, models) : undefined;
+}
+
+/** Loaded values as the result will hold them: one per item of a list or page, one otherwise. */
+export function countValues(values: readonly unknown[]): number {
+  let n = 0;
+  for (const value of values) n += isPage(value) ? value.items.length : Array.isArray(value) ? value.length : 1;
+  return n;
 }
 
 const isPage = (value: unknown): value is Page =>

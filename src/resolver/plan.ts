@@ -9,6 +9,7 @@ import { ConfigError } from '../er/errors.js';
 import { modelFields, type AnyModelClass } from '../er/model.js';
 import { findMarker, type FieldInfo, type Marker } from '../er/schema.js';
 import { subsetOf, type AutoLoadMarker } from './subset.js';
+import { classLabel } from '../er/names.js';
 
 export interface LoadStep {
   kind: 'load';
@@ -127,27 +128,27 @@ function build(kls: AnyModelClass, diagram: ErDiagram | undefined): ClassPlan {
       const relName = marker?.origin ?? key;
       if (!diagram) {
         throw new ConfigError(
-          `${kls.name}.${key} auto-loads through a relationship, but no diagram is bound: call configGlobalResolver(diagram)`,
+          `${classLabel(kls)}.${key} auto-loads through a relationship, but no diagram is bound: call configGlobalResolver(diagram)`,
         );
       }
       if (!entity) {
-        throw new ConfigError(`${kls.name}.${key} uses AutoLoad, but ${kls.name} is neither an entity nor a subset of one`);
+        throw new ConfigError(`${classLabel(kls)}.${key} uses AutoLoad, but ${classLabel(kls)} is neither an entity nor a subset of one`);
       }
       const rel = entity.relationships.get(relName);
       if (!rel) {
         throw new ConfigError(
-          `${kls.name}.${key}: ${entity.name} has no relationship '${relName}' (has: ${[...entity.relationships.keys()].join(', ') || 'none'})`,
+          `${classLabel(kls)}.${key}: ${entity.name} has no relationship '${relName}' (has: ${[...entity.relationships.keys()].join(', ') || 'none'})`,
         );
       }
       if (!rel.relationship.loader) {
         throw new ConfigError(
-          `${kls.name}.${key}: relationship ${entity.name}.${relName} has only a page loader; auto-loading needs a batch loader`,
+          `${classLabel(kls)}.${key}: relationship ${entity.name}.${relName} has only a page loader; auto-loading needs a batch loader`,
         );
       }
       const fk = rel.relationship.fk;
       if (subset && !fieldNames.has(fk) && registeredFks(entity.kls, relName).size > 1) {
         throw new ConfigError(
-          `${kls.name}.${key}: relationship ${entity.name}.${relName} is registered with different fks ` +
+          `${classLabel(kls)}.${key}: relationship ${entity.name}.${relName} is registered with different fks ` +
             `(${[...registeredFks(entity.kls, relName)].join(', ')}); keep one authoritative definition ` +
             `or list the fk field '${fk}' in the subset explicitly`,
         );
@@ -163,7 +164,7 @@ function build(kls: AnyModelClass, diagram: ErDiagram | undefined): ClassPlan {
     if (!match || typeof proto[name] !== 'function') continue;
     const field = match[2]!.charAt(0).toLowerCase() + match[2]!.slice(1);
     if (!fieldNames.has(field)) {
-      throw new ConfigError(`${kls.name}.${name} has no field '${field}' to write to; declare it in the shape`);
+      throw new ConfigError(`${classLabel(kls)}.${name} has no field '${field}' to write to; declare it in the shape`);
     }
   }
   return plan;

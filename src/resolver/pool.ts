@@ -6,6 +6,8 @@
 import DataLoader from 'dataloader';
 import { LoaderError } from '../er/errors.js';
 import type { BatchLoadFn, LoaderClass, LoaderRef, Page, PageLoadFn, PageRequest } from '../er/relationship.js';
+import type { RunTrace } from './tracing.js';
+import { classLabel } from '../er/names.js';
 
 export interface LoaderPoolOptions {
   /** Params per loader class, set on the instance's declared fields. */
@@ -49,7 +51,16 @@ export class LoaderPool {
   private readonly loaders = new Map<LoaderRef, DataLoader<unknown, unknown>>();
   private readonly pages = new Map<PageLoadFn, Map<string, DataLoader<unknown, Page>>>();
 
-  constructor(readonly options: LoaderPoolOptions = {}) {}
+  constructor(
+    readonly options: LoaderPoolOptions = {},
+    /** Spans (and timings) for each batch of the run's function and page loaders. */
+    readonly trace?: RunTrace,
+  ) {}
+
+  private traced(name: string, batch: BatchLoadFn): BatchLoadFn {
+    const trace = this.trace;
+    return trace ? (keys) => trace.batch(name, keys.length, () => batch(keys)) : batch;
+  }
 
   get context(): Record<string, unknown> | undefined {
     return this.options.context;
@@ -59,22 +70,33 @@ export class LoaderPool {
   get<K = unknown, V = unknown>(ref: LoaderRef): DataLoader<K, V> {
     let loader = this.loaders.get(ref);
     if (!loader) {
-      loader = isLoaderClass(ref) ? this.instantiate(ref) : new DataLoader(checked(ref as BatchLoadFn), { cacheKeyFn });
+      loader = isLoaderClass(ref)
+        ? this.instantiate(ref)
+        : new DataLoader(this.traced(loaderName(ref), checked(ref as BatchLoadFn)), { cacheKeyFn });
       this.loaders.set(ref, loader);
     }
     return loader as DataLoader<K, V>;
+  }
+
+  /**
+   * Forget every value loaded so far: a mutation changed the data, and what runs after it (the
+   * next mutation's selection) must read the data as it is now, not as the cache remembers it.
+   */
+  clearAll(): void {
+    for (const loader of this.loaders.values()) loader.clearAll();
+    for (const byRequest of this.pages.values()) for (const loader of byRequest.values()) loader.clearAll();
   }
 
   /** A DataLoader of pages for one page request shape: all parents asking the same page share a call. */
   page<K = unknown, V = unknown>(fn: PageLoadFn<K, V>, request: PageRequest): DataLoader<K, Page<V>> {
     let byRequest = this.pages.get(fn);
     if (!byRequest) this.pages.set(fn, (byRequest = new Map()));
-    const id = `${request.limit}:${request.offset}:${request.withTotal}:${request.order ?? ''}:${request.direction ?? ''}`;
+    const id = `${request.limit}:${request.offset}:${request.withTotal}:${request.order ?? ''}:${request.direction ?? ''}:${request.fields?.join(',') ?? '*'}`;
     let loader = byRequest.get(id);
     if (!loader) {
       const batch = checked(((keys: readonly K[]) => fn(keys, request, this.context)) as BatchLoadFn);
       Object.defineProperty(batch, 'name', { value: loaderName(fn) });
-      loader = new DataLoader(batch, { cacheKeyFn }) as DataLoader<unknown, Page>;
+      loader = new DataLoader(this.traced(loaderName(fn), batch), { cacheKeyFn }) as DataLoader<unknown, Page>;
       byRequest.set(id, loader);
     }
     return loader as unknown as DataLoader<K, Page<V>>;
@@ -95,7 +117,7 @@ export class LoaderPool {
       else if (key in global) loader[key] = global[key];
       if (loader[key] === undefined) {
         throw new LoaderError(
-          `Loader ${kls.name} needs param '${key}': pass it in loaderParams (keyed by ${kls.name}) or globalLoaderParam`,
+          `Loader ${classLabel(kls)} needs param '${key}': pass it in loaderParams (keyed by ${classLabel(kls)}) or globalLoaderParam`,
         );
       }
     }

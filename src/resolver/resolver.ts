@@ -11,8 +11,13 @@ import type { FieldInfo } from '../er/schema.js';
 import { withFrame, type Frame } from './depends.js';
 import { planFor, type ClassPlan, type LoadStep, type MethodStep } from './plan.js';
 import { LoaderPool, loaderName, type LoaderPoolOptions } from './pool.js';
+import { RunTrace, type Timings } from './tracing.js';
+import { classLabel } from '../er/names.js';
 
-export type ResolverOptions = LoaderPoolOptions;
+export interface ResolverOptions extends LoaderPoolOptions {
+  /** Keep per-level and per-loader timings of the last `resolve` in `resolver.timings`. */
+  debug?: boolean;
+}
 
 type Obj = Record<string | symbol, unknown>;
 
@@ -32,6 +37,8 @@ export class Resolver {
   static diagram: ErDiagram | undefined;
 
   readonly options: ResolverOptions;
+  /** With `debug`: the timings of the last `resolve` (levels and loader batches). */
+  timings: Timings | undefined;
 
   constructor(options: ResolverOptions = {}) {
     this.options = options;
@@ -40,7 +47,14 @@ export class Resolver {
   /** Resolve a model instance or an array of them in place; returns the same value. */
   async resolve<T>(data: T): Promise<T> {
     const diagram = (this.constructor as typeof Resolver).diagram;
-    await resolveTree(data, diagram, new LoaderPool(this.options));
+    const trace = new RunTrace('ergraph.resolve', {}, this.options.debug ?? false);
+    try {
+      await resolveTree(data, diagram, new LoaderPool(this.options, trace));
+    } catch (error) {
+      trace.end({}, error);
+      throw error;
+    }
+    this.timings = trace.end();
     return data;
   }
 }
@@ -66,7 +80,7 @@ function convert(info: FieldInfo, value: unknown): unknown {
 
 function describe(value: unknown): string {
   if (value === null || typeof value !== 'object') return String(value === undefined ? 'undefined' : JSON.stringify(value));
-  return value.constructor === Object ? 'a plain object' : `an instance of ${value.constructor?.name ?? 'unknown'}`;
+  return value.constructor === Object ? 'a plain object' : `an instance of ${classLabel(value.constructor)}`;
 }
 
 /** Resolve a tree with a given loader pool (shared with GraphQL execution of the same request). */
@@ -88,7 +102,9 @@ export async function resolveTree(data: unknown, diagram: ErDiagram | undefined,
   const levels: Node[][] = [];
   while (level.length) {
     levels.push(level);
-    await runSteps(level, pool);
+    const current = level;
+    if (pool.trace) await pool.trace.level(levels.length, current.length, () => runSteps(current, pool));
+    else await runSteps(current, pool);
     level = expand(level, diagram);
   }
   for (let i = levels.length - 1; i >= 0; i--) await runPosts(levels[i]!, pool);
@@ -97,7 +113,7 @@ export async function resolveTree(data: unknown, diagram: ErDiagram | undefined,
 function frameOf(node: Node, field: string, pool: LoaderPool, post: boolean): Frame {
   return {
     pool,
-    where: `${node.plan.kls.name}.${field}`,
+    where: `${classLabel(node.plan.kls)}.${field}`,
     parent: node.parent?.obj ?? null,
     ancestorContext: node.ancestorContext,
     collect: post ? (name) => collectedValues(node, name) : undefined,
@@ -172,7 +188,7 @@ function load(node: Node, step: LoadStep, pool: LoaderPool): Promise<void> | und
 
 /** Say which model field a loader or method failure happened in. */
 function located(error: unknown, node: Node, field: string, loader?: string): unknown {
-  const where = `${node.plan.kls.name}.${field}`;
+  const where = `${classLabel(node.plan.kls)}.${field}`;
   if (error instanceof LoaderError) return new LoaderError(`${where}: ${error.message}`, { cause: error });
   if (error instanceof TypeError && /same length as the Array of keys/.test(error.message)) {
     return new LoaderError(`${where}: loader ${loader} did not return one value per key`, { cause: error });

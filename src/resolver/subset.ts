@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigError } from '../er/errors.js';
 import { isModelClass, model, type AnyModelClass, type ModelClass } from '../er/model.js';
 import type { Marker } from '../er/schema.js';
+import { classLabel } from '../er/names.js';
 
 type Shaped<S extends z.ZodRawShape> = AnyModelClass & { readonly shape: S };
 
@@ -70,11 +71,11 @@ export function DefineSubset(
     source instanceof SubsetConfig ? source : new SubsetConfig({ kls: source, fields: fieldsOrExtra as string[] });
   const extraShape = (source instanceof SubsetConfig ? fieldsOrExtra : extra) ?? {};
   if (!isModelClass(config.kls)) throw new ConfigError(`DefineSubset needs a model class, got ${String(config.kls)}`);
-  if (!Array.isArray(config.fields)) throw new ConfigError(`DefineSubset(${config.kls.name}) needs a list of field names`);
+  if (!Array.isArray(config.fields)) throw new ConfigError(`DefineSubset(${classLabel(config.kls)}) needs a list of field names`);
   const sourceShape = config.kls.shape;
   const shape: Record<string, z.ZodType> = {};
   for (const field of config.fields) {
-    if (!(field in sourceShape)) throw new ConfigError(`DefineSubset: ${config.kls.name} has no field '${field}'`);
+    if (!(field in sourceShape)) throw new ConfigError(`DefineSubset: ${classLabel(config.kls)} has no field '${field}'`);
     shape[field] = sourceShape[field] as z.ZodType;
   }
   Object.assign(shape, extraShape);

@@ -70,8 +70,12 @@ describe('batching', () => {
     expect(calls.peopleByOrg).toEqual([ORGS]);
     expect(calls.projectsByOrg).toEqual([ORGS]);
     const withCeo = orgs.filter((o) => o.ceoId !== null).length;
-    expect(calls.personById).toEqual([withCeo, expect.any(Number)]);
-    expect(calls.orgById).toEqual([expect.any(Number)]);
+    expect(withCeo).toBe(257);
+    // level 2: the 2,400 distinct managers (of ceos and people) and project leads, less the 197
+    // of them that level 1 already loaded as ceos
+    expect(calls.personById).toEqual([withCeo, 2203]);
+    // level 3: the orgs of those managers, all 300 of them
+    expect(calls.orgById).toEqual([ORGS]);
 
     const org7 = views[7]!;
     expect(org7.ceo).toBeNull(); // null FK: no load, null value
@@ -96,7 +100,11 @@ describe('batching', () => {
     const mixed = [...orgs.slice(0, 50).map((o) => new OrgView(o)), ...people.slice(0, 200).map((p) => new PersonView(p))];
     await new OrgResolver().resolve(mixed);
     // level 1: OrgView.ceo and PersonView.manager share personById: one call for both.
-    expect(calls.personById![0]).toBeGreaterThan(50);
+    // 42 ceos of the 50 orgs and the 133 managers of the 200 people, 12 of them both
+    expect(calls.personById![0]).toBe(163);
     expect(calls.peopleByOrg).toEqual([50]);
+    // and one call per level after that: three levels of people, three of orgs
+    expect(calls.personById).toEqual([163, 336, 85]);
+    expect(calls.orgById).toEqual([20, 30, 71]);
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * Running one validated document: pick the operation, coerce the variables, and execute with
+ * the compiled executor (compiled.ts) or with graphql-js (the reference the compiled one is
+ * tested against; `executor: 'graphql-js'`, or ERGRAPH_EXECUTOR=graphql-js for the default).
+ * A document's compiled operations live beside it in the handler's document cache.
+ */
+import {
+  execute,
+  getVariableValues,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { BudgetExceeded } from './budget.js';
+import { compiledOperation, planFor, selectOperation, type CompiledOperation } from './compile.js';
+import { executePlan } from './compiled.js';
+import type { Run } from './run.js';
+import { executeSerially } from './serial.js';
+
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+export type ExecutorKind = 'compiled' | 'graphql-js';
+
+/** The executor a handler uses when its options name none. */
+export function defaultExecutor(): ExecutorKind {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.ERGRAPH_EXECUTOR;
+  return env === 'graphql-js' ? 'graphql-js' : 'compiled';
+}
+
+/** A parsed, validated document and its operations, compiled on first use. */
+export class PreparedDocument {
+  private readonly operations = new Map<string, CompiledOperation | GraphQLError>();
+  constructor(readonly document: DocumentNode) {}
+
+  operation(name: string | null | undefined): CompiledOperation | GraphQLError {
+    const key = name ?? '';
+    let op = this.operations.get(key);
+    if (!op) {
+      const selected = selectOperation(this.document, name);
+      op = selected instanceof GraphQLError ? selected : compiledOperation(this.document, selected);
+      this.operations.set(key, op);
+    }
+    return op;
+  }
+}
+
+export interface RunOptions {
+  executor: ExecutorKind;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+  rootValue: unknown;
+}
+
+export async function runDocument(schema: GraphQLSchema, prepared: PreparedDocument, run: Run, options: RunOptions): Promise<ExecutionResult> {
+  const op = prepared.operation(options.operationName);
+  if (op instanceof GraphQLError) return { errors: [op] };
+  const { operation } = op.operation;
+  const name = op.operation.name?.value;
+  // OpenTelemetry's GraphQL conventions: span `query GetUser`, graphql.operation.type / .name.
+  run.trace.describe(name ? `${operation} ${name}` : operation, () => ({
+    'graphql.operation.type': operation,
+    ...(name ? { 'graphql.operation.name': name } : {}),
+    'ergraph.executor': options.executor,
+  }));
+  const definitions = op.operation.variableDefinitions;
+  const coerced = definitions?.length
+    ? getVariableValues(schema, definitions, options.variables ?? {}, { maxErrors: 50 })
+    : { coerced: NO_VARIABLES };
+  if (coerced.errors) return { errors: coerced.errors };
+  if (options.executor === 'compiled') {
+    const plan = planFor(schema, prepared.document, op, coerced.coerced);
+    if (!('unsupported' in plan)) {
+      const result = await executePlan(plan, run, coerced.coerced, options.rootValue);
+      return result.errors.length ? { data: result.data, errors: result.errors } : { data: result.data };
+    }
+  }
+  try {
+    const result = await run.budget.race(Promise.resolve(runGraphqlJs(schema, prepared.document, op.operation, run, options, coerced.coerced)));
+    // A budget spent inside (loaded values counted by the level scheduler) fails the whole operation.
+    return run.budget.exceeded ? { data: null, errors: [run.budget.exceeded] } : result;
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return { data: null, errors: [error.error] };
+    throw error;
+  }
+}
+
+function runGraphqlJs(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  run: Run,
+  options: RunOptions,
+  coerced: Record<string, unknown>,
+): Promise<ExecutionResult> | ExecutionResult {
+  if (operation.operation === 'mutation') return executeSerially(schema, document, operation, run, options, coerced);
+  return execute({
+    schema,
+    document,
+    rootValue: options.rootValue,
+    contextValue: run,
+    variableValues: options.variables ?? undefined,
+    operationName: options.operationName ?? undefined,
+  });
+}

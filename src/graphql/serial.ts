@@ -1,0 +1,85 @@
+/**
+ * Serial mutations under graphql-js. graphql-js runs root mutation fields one after another, but
+ * the methods inside one group (`mutation { Task { a: markDone(id: 1) { … } b: … } }`) are
+ * fields of one object, which it resolves in parallel. So each method runs as a graphql-js
+ * execution of its own (its group with that one method), in document order, all on the same
+ * run (one loader pool, its caches emptied before each method); the results are merged back
+ * into the grouped shape. A method whose
+ * failure nulls `data` ends the operation: the methods after it do not run.
+ */
+import {
+  execute,
+  getNamedType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { collectFields, fragmentsOf } from './compile.js';
+import { nativeOf } from './native.js';
+import type { Run } from './run.js';
+
+type Obj = Record<string, unknown>;
+
+export async function executeSerially(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  run: Run,
+  options: { rootValue: unknown; variables?: Record<string, unknown> | null },
+  coerced: Record<string, unknown>,
+): Promise<ExecutionResult> {
+  const rootType = schema.getMutationType();
+  if (!rootType) return execute({ schema, document, rootValue: options.rootValue, contextValue: run, variableValues: options.variables, operationName: operation.name?.value });
+  const fragments = fragmentsOf(document);
+  const fragmentDefinitions = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
+  const one = (selections: readonly FieldNode[]) => {
+    run.pool.clearAll(); // each mutation's selection reads what the ones before it wrote
+    return execute({
+      schema,
+      document: {
+        kind: Kind.DOCUMENT,
+        definitions: [{ ...operation, selectionSet: { kind: Kind.SELECTION_SET, selections } }, ...fragmentDefinitions],
+      },
+      rootValue: options.rootValue,
+      contextValue: run,
+      variableValues: options.variables,
+    });
+  };
+
+  const data: Obj = {};
+  const errors: GraphQLError[] = [];
+  const done = (failed: boolean): ExecutionResult => {
+    const result: ExecutionResult = { data: failed ? null : data };
+    return errors.length ? { ...result, errors } : result;
+  };
+  for (const [key, nodes] of collectFields(schema, fragments, coerced, rootType, [operation.selectionSet])) {
+    const def = rootType.getFields()[nodes[0]!.name.value];
+    const native = def && nativeOf(def);
+    const groupType = def && getNamedType(def.type);
+    if (native?.kind !== 'group' || !isObjectType(groupType)) {
+      const result = await one(nodes);
+      errors.push(...(result.errors ?? []));
+      if (!result.data) return done(true);
+      data[key] = (result.data as Obj)[key];
+      continue;
+    }
+    const group: Obj = {};
+    data[key] = group;
+    const sets = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+    for (const [methodKey, methodNodes] of collectFields(schema, fragments, coerced, groupType, sets)) {
+      const { alias, name, arguments: args } = nodes[0]!;
+      const result = await one([
+        { kind: Kind.FIELD, alias, name, arguments: args, directives: [], selectionSet: { kind: Kind.SELECTION_SET, selections: methodNodes } },
+      ]);
+      errors.push(...(result.errors ?? []));
+      if (!result.data) return done(true);
+      group[methodKey] = ((result.data as Obj)[key] as Obj)[methodKey];
+    }
+  }
+  return done(false);
+}

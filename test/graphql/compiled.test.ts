@@ -1,0 +1,116 @@
+/**
+ * The compiled executor answers exactly as graphql-js does (data, error messages, paths and
+ * locations), on documents chosen for the corners: null propagation through lists, errors in
+ * leaves, @skip/@include switching with variables on one cached document, merged fields,
+ * introspection (run on graphql-js), bad variables and operation names.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Entity, ErDiagram, GraphQLHandler, model, QueryConfig, ref, Relationship } from 'ergraph';
+import { calls, diagram } from './domain.js';
+
+class Item extends model({ id: z.int(), label: z.string() }) {}
+class Box extends model({ id: z.int(), name: z.string().nullable() }) {}
+const boxes = [1, 2, 3].map((id) => new Box({ id, name: id === 2 ? null : `box${id}` }));
+const corners = new ErDiagram({
+  entities: [
+    new Entity({
+      kls: Box,
+      relationships: [
+        new Relationship({
+          fk: 'id',
+          target: () => [Item],
+          name: 'items',
+          // box 3's second item has no label: a null in a non-null leaf inside [Item!]!
+          loader: async (ids: readonly number[]) =>
+            ids.map((id) => [1, 2].map((n) => Object.assign(new Item({ id: id * 10 + n, label: 'x' }), id === 3 && n === 2 ? { label: null } : {}))),
+        }),
+        new Relationship({ fk: 'id', target: () => Item, name: 'broken', loader: async (ids: readonly number[]) => ids.map((id) => (id === 1 ? new Error('item store offline') : null)) }),
+      ],
+      queries: [
+        new QueryConfig({ name: 'all', returns: z.array(ref(() => Box)), method: async () => boxes }),
+        new QueryConfig({ name: 'maybe', returns: z.array(ref(() => Box)).nullable(), method: async () => boxes }),
+        new QueryConfig({ name: 'names', returns: z.array(z.string()), method: async () => ['a', null as unknown as string, 'c'] }),
+      ],
+    }),
+    new Entity({ kls: Item }),
+  ],
+});
+
+const pair = (d: ErDiagram) => [new GraphQLHandler(d, { executor: 'compiled' }), new GraphQLHandler(d, { executor: 'graphql-js' })] as const;
+
+async function agree(handlers: readonly [GraphQLHandler, GraphQLHandler], query: string, variables?: Record<string, unknown>, operationName?: string) {
+  const [compiled, reference] = handlers;
+  const a = await compiled.execute(query, { variables, operationName });
+  const b = await reference.execute(query, { variables, operationName });
+  expect(a).toEqual(b);
+  return a;
+}
+
+describe('compiled executor agrees with graphql-js', () => {
+  const c = pair(corners);
+  const d = pair(diagram);
+
+  it('null in a non-null leaf inside a non-null list nulls the nearest nullable ancestor', async () => {
+    const result = await agree(c, '{ Box { all { id items { id label } } } }');
+    expect(result.data).toBeNull(); // all: [Box!]! has nowhere to stop but data
+    expect(result.errors).toHaveLength(1);
+    // Once data is null the compiled executor stops: graphql-js also reports errors of sibling
+    // fields it kept running (here `maybe`'s), the compiled one never runs them.
+    const both = await c[0].execute('{ Box { all { items { label } } maybe { items { label } } } }');
+    expect(both).toMatchObject({ data: null, errors: [{ path: ['Box', 'all', 2, 'items', 1, 'label'] }] });
+    const nullable = await agree(c, '{ Box { maybe { id items { label } } } }');
+    expect(nullable.data).toEqual({ Box: { maybe: null } });
+    expect(nullable.errors).toEqual([
+      { message: 'Cannot return null for non-nullable field Item.label.', locations: [{ line: 1, column: 28 }], path: ['Box', 'maybe', 2, 'items', 1, 'label'] },
+    ]);
+  });
+
+  it('a loader error nulls its field; a nullable leaf stays null without error; lists of leaves', async () => {
+    const result = await agree(c, '{ Box { all { id name broken { id } } } }');
+    expect(result.data).toEqual({ Box: { all: [{ id: 1, name: 'box1', broken: null }, { id: 2, name: null, broken: null }, { id: 3, name: 'box3', broken: null }] } });
+    expect(result.errors).toMatchObject([{ message: 'item store offline', path: ['Box', 'all', 0, 'broken'] }]);
+    const names = await agree(c, '{ Box { names } }');
+    expect(names.errors).toMatchObject([{ message: 'Cannot return null for non-nullable field BoxQuery.names.', path: ['Box', 'names', 1] }]);
+  });
+
+  it('@skip/@include on variables: one cached document, a plan per combination', async () => {
+    const query = `query($a: Boolean!, $b: Boolean = false) { User { byId(id: 4) { id
+      name @include(if: $a) ...F @skip(if: $b) tasks @include(if: $b) { id } } } }
+      fragment F on User { email tasks { title } }`;
+    for (const [a, b] of [[true, false], [false, true], [true, true], [false, false], [true, false]] as const) {
+      const result = await agree(d, query, { a, b });
+      expect(Object.keys((result.data!.User as { byId: object }).byId).sort()).toEqual(
+        ['id', ...(a ? ['name'] : []), ...(b ? ['tasks'] : ['email', 'tasks'])].sort(),
+      );
+    }
+  });
+
+  it('merged fields, aliases, __typename at every level, and sub-selections merged across fragments', async () => {
+    calls.length = 0;
+    const result = await agree(
+      d,
+      `{ __typename User { __typename x: byId(id: 2) { __typename id tasks { id } ...T } byId(id: 3) { id } } }
+       fragment T on User { tasks { title owner { __typename name } } }`,
+    );
+    expect((result.data!.User as any).x.tasks[0]).toEqual({ id: 20, title: 't2.0', owner: { __typename: 'User', name: 'user2' } });
+  });
+
+  it('introspection, bad variables, unknown operations and several operations', async () => {
+    const intro = await agree(d, '{ __schema { queryType { name } } User { byId(id: 1) { name } } }');
+    expect(intro.data).toEqual({ __schema: { queryType: { name: 'Query' } }, User: { byId: { name: 'user1' } } });
+    const bad = await agree(d, 'query($n: Int!) { User { getAll(limit: $n) { id } } }', { n: 'many' });
+    expect(bad.data).toBeNull();
+    expect(bad.errors![0]!.message).toMatch(/Variable "\$n" got invalid value "many"/);
+    await agree(d, 'query A { User { byId(id: 1) { id } } } query B { User { byId(id: 2) { id } } }');
+    await agree(d, 'query A { User { byId(id: 1) { id } } }', undefined, 'C');
+    const b = await agree(d, 'query A { User { byId(id: 1) { id } } } query B { User { byId(id: 2) { id } } }', undefined, 'B');
+    expect(b.data).toEqual({ User: { byId: { id: 2 } } });
+  });
+
+  it('argument errors from variables, method errors and zod errors', async () => {
+    const result = await agree(d, 'query($q: String!) { User { search(q: $q) { id } broken { id } } }', { q: 'x' });
+    expect(result.data).toEqual({ User: { search: null, broken: null } });
+    expect(result.errors!.map((e) => e.path)).toEqual([['User', 'search'], ['User', 'broken']]);
+  });
+});

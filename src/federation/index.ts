@@ -15,5 +15,6 @@ export type { MemberOptions } from './member/setup.js';
 export type { KeyLoader } from './member/sources.js';
 export { federate } from './mount/federate.js';
 export type { FederateOptions } from './mount/federate.js';
+export type { CircuitBreakerOptions } from './mount/breaker.js';
 export { memberRequests } from './mount/fields.js';
 export * from './protocol.js';

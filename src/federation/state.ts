@@ -5,8 +5,39 @@
  */
 import type { GraphQLHandler } from '../graphql/handler.js';
 import type { SchemaContribution } from '../graphql/schema.js';
-import type { MemberSetup } from './member/setup.js';
-import type { Mounted } from './mount/federate.js';
+import type { AnyModelClass } from '../er/model.js';
+import type { MemberEntity } from './member/declared.js';
+import type { PublicDto } from './member/dtos.js';
+import type { KeySource } from './member/sources.js';
+import type { MountedEdge } from './mount/fields.js';
+import type { Member } from './mount/http.js';
+import type { Catalog } from './mount/types.js';
+import type { DtoIntrospection, EntityDescription, ErIntrospection } from './protocol.js';
+
+// The shapes live here, beside the state holding them, so neither setup.ts nor federate.ts
+// (which both change the state) is imported by it: no import circles.
+export interface MemberSetup {
+  service: string;
+  entities: Map<string, MemberEntity>;
+  sources: Map<string, KeySource>;
+  dtos: Map<string, PublicDto>;
+  contribution: SchemaContribution;
+}
+
+export interface MountedService {
+  member: Member;
+  introspection: ErIntrospection;
+  dtos: DtoIntrospection | null;
+}
+
+export interface Mounted {
+  services: Map<string, MountedService>;
+  /** Remote entities now part of this handler's graph (listed in its own introspection). */
+  entities: EntityDescription[];
+  edges: Map<AnyModelClass, MountedEdge[]>;
+  catalog: Catalog;
+  contribution: SchemaContribution;
+}
 
 export interface FederationState {
   member?: MemberSetup;

@@ -3,7 +3,7 @@
  * federation-capable options. The core never imports this module: the handler only knows the
  * `DiagramExtension` shape, so `ergraph` stays usable without Drizzle installed.
  */
-import { asc, eq, getTableColumns, is } from 'drizzle-orm';
+import { asc, eq, getTableColumns, getTableName, is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { Entity, ErDiagram } from '../er/diagram.js';
@@ -13,7 +13,9 @@ import { QueryConfig } from '../er/operations.js';
 import { ref } from '../er/schema.js';
 import { columnKey, primaryKeyColumns, tiebreakColumns } from './keys.js';
 import { columnSchema, tableEntryOf, type TableEntry } from './table-model.js';
+import { traced } from './trace.js';
 import type { SqlDatabase } from './types.js';
+import { className } from '../er/names.js';
 
 /** Returns the database a request runs on; receives the request context. */
 export type SessionFactory = (context?: Record<string, unknown>) => SqlDatabase;
@@ -92,14 +94,15 @@ export class AutoQueryConfig implements DiagramExtension {
       queries.push(
         new QueryConfig({
           name: 'getAll',
-          description: `${kls.name} rows ordered by ${orderNames}`,
+          description: `${className(kls, 'entity')} rows ordered by ${orderNames}`,
           args: {
             limit: z.int().min(0).max(this.maxLimit).default(this.defaultLimit),
             offset: z.int().min(0).default(0),
           },
           returns: () => [kls],
           method: async ({ limit, offset }: { limit: number; offset: number }, context?: Record<string, unknown>) => {
-            const rows = await session(context).select().from(table).orderBy(...order.map((c) => asc(c))).limit(limit).offset(offset);
+            const query = session(context).select().from(table).orderBy(...order.map((c) => asc(c))).limit(limit).offset(offset);
+            const rows = await traced(getTableName(table), undefined, () => query.toSQL().sql, () => query);
             return rows.map((row) => new Kls(decode(row)));
           },
         }),
@@ -112,11 +115,12 @@ export class AutoQueryConfig implements DiagramExtension {
       queries.push(
         new QueryConfig({
           name: 'byId',
-          description: `The ${kls.name} with this ${pkKey}, or null`,
+          description: `The ${className(kls, 'entity')} with this ${pkKey}, or null`,
           args: { id: idSchema },
           returns: () => z.nullable(refOf(kls)),
           method: async ({ id }: { id: unknown }, context?: Record<string, unknown>) => {
-            const [row] = await session(context).select().from(table).where(eq(pk, id)).limit(1);
+            const query = session(context).select().from(table).where(eq(pk, id)).limit(1);
+            const [row] = await traced(getTableName(table), undefined, () => query.toSQL().sql, () => query);
             return row ? new Kls(decode(row)) : null;
           },
         }),

@@ -10,15 +10,23 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Entity, type ErDiagram } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
-import { Relationship, type LoaderClass, type LoaderRef, type PageLoadFn, type PageRequest } from '../er/relationship.js';
+import {
+  Relationship,
+  type FieldSelectingRelationship,
+  type LoaderClass,
+  type LoaderRef,
+  type PageLoadFn,
+  type PageRequest,
+} from '../er/relationship.js';
 import { buildList, buildObject } from '../resolver/loaders.js';
 import type { SessionFactory } from './auto-query.js';
 import { columnKey, primaryKeyColumn, tiebreakColumns } from './keys.js';
-import { keyId, listsByKey, pagesByKey, rowsByKey, type ListSource } from './queries.js';
+import { keyId, listsByKey, pagesByKey, rowsByKey, type Fields, type ListSource } from './queries.js';
 import { orderProfiles, type OrderProfiles } from './profiles.js';
 import { readSchema, type Edge, type EdgeKind } from './relations.js';
 import { tableEntry, tableEntryOf, type TableEntry } from './table-model.js';
 import { flipped, normalizeOrder, type NormalizedOrder, type OrderBy, type SqlDatabase } from './types.js';
+import { classLabel } from '../er/names.js';
 
 /** A many-to-many relationship through a join table (Drizzle relations cannot express one). */
 export interface ManyToMany {
@@ -62,18 +70,39 @@ export interface BuildRelationshipOptions<S extends Record<string, unknown>> {
 }
 
 /** A relationship built from SQL metadata; knows whether it can be paginated. */
-export class SqlRelationship extends Relationship {
+export class SqlRelationship extends Relationship implements FieldSelectingRelationship {
   readonly kind: EdgeKind;
   /** `'<tableKey>.<relationName>'` of the Drizzle relation (or of the many-to-many declaration). */
   readonly relation: string;
   readonly ordered: boolean;
 
-  constructor(options: ConstructorParameters<typeof Relationship>[0] & { kind: EdgeKind; relation: string; ordered: boolean }) {
-    const { kind, relation, ordered, ...rest } = options;
-    super(rest);
+  readonly loaderFor: (fields: readonly string[]) => LoaderRef;
+  /**
+   * Lists: where the rows come from, and the orders pages can take (`orderBy` as `default`,
+   * then the target's profiles by name). `ergraph doctor` checks each has an index.
+   */
+  readonly listSource?: ListSource;
+  readonly pageOrders: ReadonlyMap<string, NormalizedOrder>;
+
+  constructor(
+    options: Omit<ConstructorParameters<typeof Relationship>[0], 'loader'> & {
+      kind: EdgeKind;
+      relation: string;
+      ordered: boolean;
+      /** The loader reading every column, and the loader reading a sorted field list (plus keys). */
+      loaders: { all: LoaderRef; loaderFor(fields: readonly string[]): LoaderRef };
+      listSource?: ListSource;
+      pageOrders?: ReadonlyMap<string, NormalizedOrder>;
+    },
+  ) {
+    const { kind, relation, ordered, loaders, listSource, pageOrders, ...rest } = options;
+    super({ ...rest, loader: loaders.all });
     this.kind = kind;
     this.relation = relation;
     this.ordered = ordered;
+    this.loaderFor = loaders.loaderFor;
+    this.listSource = listSource;
+    this.pageOrders = pageOrders ?? new Map();
   }
 
   /**
@@ -93,7 +122,7 @@ export class SqlRelationship extends Relationship {
 export function assertPaginable(diagram: ErDiagram): void {
   for (const entity of diagram.entities) {
     for (const rel of entity.relationships) {
-      if (rel instanceof SqlRelationship) rel.assertPaginable(`${entity.kls.name}.${rel.name}`);
+      if (rel instanceof SqlRelationship) rel.assertPaginable(`${classLabel(entity.kls)}.${rel.name}`);
     }
   }
 }
@@ -156,17 +185,44 @@ function loaderRef(ctx: Resolved, name: string, batch: ContextBatch): LoaderRef 
   return named(kls, name) as LoaderClass;
 }
 
-function singleLoader(ctx: Resolved, edge: Edge): LoaderRef {
+/**
+ * Loaders by field list, made on first use: one per distinct selection shape. The number of
+ * shapes is bounded by the schema's selections, but a client can vary them, so the memo is
+ * capped (a cleared memo only costs re-creating loader classes).
+ */
+function byFields(make: (fields: Fields) => LoaderRef): { all: LoaderRef; loaderFor(fields: readonly string[]): LoaderRef } {
+  const all = make(undefined);
+  const memo = new Map<string, LoaderRef>();
+  return {
+    all,
+    loaderFor(fields) {
+      const id = fields.join(',');
+      let ref = memo.get(id);
+      if (!ref) {
+        if (memo.size >= MAX_FIELD_SHAPES) memo.clear();
+        memo.set(id, (ref = make(new Set(fields))));
+      }
+      return ref;
+    },
+  };
+}
+
+const MAX_FIELD_SHAPES = 256;
+
+function singleLoader(ctx: Resolved, edge: Edge) {
   const target = ctx.entries.get(edge.target)!;
   const make = instances(target);
   const key = columnKey(edge.target, edge.targetKey);
-  return loaderRef(ctx, `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`, (keys, context) => {
-    const db = ctx.session(context);
-    return chunked(keys, async (chunk) => {
-      const rows = await rowsByKey(db, edge.target, edge.targetKey, chunk);
-      return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
-    });
-  });
+  const name = `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`;
+  return byFields((fields) =>
+    loaderRef(ctx, name, (keys, context) => {
+      const db = ctx.session(context);
+      return chunked(keys, async (chunk) => {
+        const rows = await rowsByKey(db, edge.target, edge.targetKey, chunk, fields, name);
+        return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
+      });
+    }),
+  );
 }
 
 function listLoaders(
@@ -174,17 +230,20 @@ function listLoaders(
   edge: Edge,
   source: ListSource,
   profiles: OrderProfiles | undefined,
-): { loader: LoaderRef; pageLoader?: PageLoadFn } {
+): { loaders: ReturnType<typeof byFields>; pageLoader?: PageLoadFn } {
   const make = instances(ctx.entries.get(edge.target)!);
-  const loader = loaderRef(ctx, edge.id, (keys, context) => {
-    const db = ctx.session(context);
-    return chunked(keys, async (chunk) => {
-      const byKey = await listsByKey(db, source, chunk);
-      return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
-    });
-  });
+  const loaders = byFields((fields) =>
+    loaderRef(ctx, edge.id, (keys, context) => {
+      const db = ctx.session(context);
+      return chunked(keys, async (chunk) => {
+        const byKey = await listsByKey(db, source, chunk, fields, edge.id);
+        return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
+      });
+    }),
+  );
   const base = source.order;
-  if (!base) return { loader };
+  if (!base) return { loaders };
+  const name = `${edge.id} (page)`;
   // Page loaders are handed the request context by the pool, so they stay functions.
   const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest, context?: Record<string, unknown>) => {
     let chosen = base;
@@ -199,10 +258,10 @@ function listLoaders(
     checkPage(edge.id, page);
     const order = page.direction && page.direction.toLowerCase() !== chosen.direction ? flipped(chosen) : chosen;
     const db = ctx.session(context);
-    const pages = await chunked(keys, (chunk) => pagesByKey(db, source, chunk, { ...page, order }));
-    return pages.map((p) => ({ ...p, items: p.items.map(make) }));
-  }, `${edge.id} (page)`);
-  return { loader, pageLoader };
+    const fields = page.fields && new Set(page.fields);
+    return chunked(keys, (chunk) => pagesByKey(db, source, chunk, { ...page, order }, fields, name, make));
+  }, name);
+  return { loaders, pageLoader };
 }
 
 function checkPage(where: string, page: PageRequest): void {
@@ -241,7 +300,7 @@ function relationshipFor(
     description,
   };
   if (edge.kind === 'many-to-one' || edge.kind === 'one-to-one') {
-    return new SqlRelationship({ ...common, target: targetKls, loader: singleLoader(ctx, edge) });
+    return new SqlRelationship({ ...common, target: targetKls, loaders: singleLoader(ctx, edge) });
   }
   const source: ListSource = {
     target: edge.target,
@@ -250,7 +309,10 @@ function relationshipFor(
     primaryKey: tiebreakColumns(edge.target),
     through: edge.through && { table: edge.through.table, on: eq(edge.through.targetRef, edge.through.targetKey) },
   };
-  return new SqlRelationship({ ...common, target: [targetKls] as const, ...listLoaders(ctx, edge, source, profiles) });
+  const pageOrders = new Map<string, NormalizedOrder>();
+  if (explicit) pageOrders.set('default', explicit);
+  for (const [name, profile] of profiles?.orders ?? []) pageOrders.set(name, profile);
+  return new SqlRelationship({ ...common, target: [targetKls] as const, ...listLoaders(ctx, edge, source, profiles), listSource: source, pageOrders });
 }
 
 function manyToManyEdge(m: ManyToMany, keyOf: Map<PgTable, string>): Edge {
@@ -282,10 +344,10 @@ export function buildRelationship<S extends Record<string, unknown>>(options: Bu
   const classes = options.models ?? tables.map((t) => tableEntry(t).model);
   for (const kls of classes) {
     const entry = tableEntryOf(kls);
-    if (!entry) throw new ConfigError(`${kls.name} is not a table model: declare it with tableModel(table)`);
+    if (!entry) throw new ConfigError(`${classLabel(kls)} is not a table model: declare it with tableModel(table)`);
     const other = entries.get(entry.table);
     if (other) {
-      throw new ConfigError(`${kls.name} and ${other.kls.name} both stand for the table ${getTableName(entry.table)}`);
+      throw new ConfigError(`${classLabel(kls)} and ${classLabel(other.kls)} both stand for the table ${getTableName(entry.table)}`);
     }
     entries.set(entry.table, { ...entry, kls });
   }

@@ -8,6 +8,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
 import type { NormalizedOrder } from './types.js';
+import { classLabel } from '../er/names.js';
 
 interface TermShape {
   column: string;
@@ -28,7 +29,7 @@ export interface OrderProfiles {
 export function orderProfiles(kls: AnyModelClass, table: PgTable): OrderProfiles | undefined {
   const declared = (kls as unknown as { __pagination_orders__?: ProfilesShape }).__pagination_orders__;
   if (!declared) return undefined;
-  const where = `${kls.name}.__pagination_orders__`;
+  const where = `${classLabel(kls)}.__pagination_orders__`;
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const orders = new Map<string, NormalizedOrder>();
   for (const [name, order] of Object.entries(declared.orders ?? {})) {

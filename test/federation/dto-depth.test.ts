@@ -17,9 +17,10 @@ function nested(levels: number): unknown {
 }
 
 let member: Running;
+const logged: Array<[unknown, string]> = [];
 
 beforeAll(async () => {
-  const handler = new GraphQLHandler(new ErDiagram({ entities: [new Entity({ kls: Doc })] }), { serviceName: 'docs' });
+  const handler = new GraphQLHandler(new ErDiagram({ entities: [new Entity({ kls: Doc })] }), { serviceName: 'docs', onError: (error, id) => logged.push([error, id]) });
   const app = buildFederableApp(handler, {
     dtos: [DocDTO],
     keyLoaders: { Doc: async (_key, values) => values.map((ownerId) => new Doc({ id: 1, ownerId: ownerId as number, tree: nested(80) })) },
@@ -40,6 +41,10 @@ describe('dto-batch depth bound', () => {
     });
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: string };
-    expect(body.error).toMatch(/^docs: DTO DocDTO: value nests deeper than 64 levels/);
+    // The caller gets an id; the member's log gets the message naming the DTO (issue 13.4).
+    expect(body.error).toMatch(/^docs: Internal server error \(error id \w+\)$/);
+    const [[error, id]] = logged as [[Error, string]];
+    expect(body.error).toContain(id);
+    expect(error.message).toMatch(/^DTO DocDTO: value nests deeper than 64 levels/);
   });
 });

@@ -82,7 +82,35 @@ describe.each(targets)('GraphQLHandler over SQL on $name', (target) => {
       },
     });
     expect(reviewsOf5.length).toBeGreaterThan(2);
-    expect(t.statements.filter((s) => /count\(\*\) over/i.test(s))).toHaveLength(1);
+    expect(t.statements.filter((s) => /count\(\*\)/i.test(s))).toHaveLength(1);
+  });
+
+  it('reads only the columns the selection needs, one statement per relationship per level whatever the aliases ask', async () => {
+    const columns = (statement: string, table: string) => {
+      // the select list of the statement's subquery (page) or of the statement itself
+      const inner = statement.match(/lateral \(select (.*?) from "?(\w+)"?/i) ?? statement.match(/^select (.*?) from "?(\w+)"?/i);
+      expect(inner?.[2]).toBe(table);
+      return [...inner![1]!.matchAll(/"(\w+)"(?:,|$)/g)].map((m) => m[1]).sort();
+    };
+    t.reset();
+    const result = await handler.execute(`{
+      User { getAll(limit: 3) { id
+        a: tasks(limit: 2) { items { title owner { name } } }
+        b: tasks(limit: 2) { items { rank } pagination { has_more } }
+      } }
+    }`);
+    expect(result.errors).toBeNull();
+    const [, tasksSql, ownersSql, ...rest] = t.statements;
+    expect(rest).toEqual([]);
+    // a and b share one statement reading the union of their fields, the FK owner needs, and the key
+    expect(columns(tasksSql!, 'tasks')).toEqual(['id', 'owner_id', 'rank', 'title']);
+    expect(columns(ownersSql!, 'users')).toEqual(['id', 'name']);
+    const users = (result.data!.User as { getAll: { id: number; a: { items: { title: string; owner: { name: string } }[] }; b: { items: { rank: number }[] } }[] }).getAll;
+    for (const u of users) {
+      const expected = tasksOf(u.id).slice(0, 2);
+      expect(u.a.items).toEqual(expected.map((x) => ({ title: x.title, owner: { name: `user ${u.id}` } })));
+      expect(u.b.items).toEqual(expected.map((x) => ({ rank: x.rank })));
+    }
   });
 
   it('asks sessionFactory for the database of each request, with the request context', async () => {

@@ -167,10 +167,13 @@ describe.each(targets)('relationship loaders on the request database ($name)', (
   it('a sessionFactory that returns no database is an error at the field, naming the cause', async () => {
     const broken = new GraphQLHandler(
       new ErDiagram({ entities: entities({ sessionFactory: ((ctx?: Record<string, unknown>) => (ctx?.ok ? db.a.db : undefined)) as typeof sessionFactory }) }),
-      { base: schema, sessionFactory: () => db.a.db, autoQueryConfig: new AutoQueryConfig() },
+      { base: schema, sessionFactory: () => db.a.db, autoQueryConfig: new AutoQueryConfig(), onError: (error) => logged.push(error) },
     );
+    const logged: unknown[] = [];
     const result = await broken.execute('{ Task { byId(id: 1) { owner { name } } } }');
-    expect(result.errors?.[0]?.message).toMatch(/sessionFactory returned no database/);
+    // The cause is the server's to read (its log); the client gets an id (issue 13.4).
+    expect((logged[0] as Error).message).toMatch(/sessionFactory returned no database/);
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'INTERNAL_SERVER_ERROR' });
     const ok = await broken.execute('{ Task { byId(id: 1) { owner { name } } } }', { context: { ok: true } });
     expect(ok).toEqual({ data: { Task: { byId: { owner: { name: 'user 1' } } } }, errors: null });
   });

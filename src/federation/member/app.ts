@@ -7,6 +7,8 @@
  *   POST /ergraph/dto-batch          public DTOs by join key (only when it has some)
  */
 import { Hono, type Context as HonoContext } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { logToConsole, maskedError } from '../../graphql/masking.js';
 import type { GraphQLHandler } from '../../graphql/handler.js';
 import { DTO_BATCH_PATH, DTO_INTROSPECTION_PATH, ER_INTROSPECTION_PATH, PROTOCOL } from '../protocol.js';
 import { describeDtos, dtoBatch, DtoBatchError } from './dtos.js';
@@ -16,6 +18,8 @@ import { setupMember, type MemberOptions } from './setup.js';
 export interface FederableAppOptions extends MemberOptions {
   /** Builds the request context handed to query methods, loaders and resolvers. */
   context?: (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Largest request body in bytes (default 1 MB); larger ones get 413. */
+  bodyLimit?: number;
 }
 
 async function jsonBody(c: HonoContext): Promise<{ body: unknown } | { error: string }> {
@@ -30,6 +34,12 @@ export function buildFederableApp(handler: GraphQLHandler, options: FederableApp
   const member = setupMember(handler, options);
   const contextOf = async (c: HonoContext) => (options.context ? await options.context(c.req.raw) : {});
   const app = new Hono();
+  const maxSize = options.bodyLimit ?? 1024 * 1024;
+  // Every POST of a member is bounded like the other HTTP surfaces (issue 13.2).
+  app.post(
+    '*',
+    bodyLimit({ maxSize, onError: (c) => c.json({ protocol: PROTOCOL, error: `the request body is larger than ${maxSize} bytes` }, 413) }),
+  );
 
   app.post('/graphql', async (c) => {
     const parsed = await jsonBody(c);
@@ -58,7 +68,9 @@ export function buildFederableApp(handler: GraphQLHandler, options: FederableApp
         return c.json(await dtoBatch(parsed.body, member.dtos, member.sources, handler.diagram, await contextOf(c)));
       } catch (error) {
         if (error instanceof DtoBatchError) return c.json({ protocol: PROTOCOL, error: error.message }, 400);
-        return c.json({ protocol: PROTOCOL, error: `${member.service}: ${(error as Error).message}` }, 500);
+        // The text may carry SQL and parameters: the caller gets an id, the log the error.
+        const masked = maskedError(error, handler.options.onError ?? logToConsole);
+        return c.json({ protocol: PROTOCOL, error: `${member.service}: ${masked.message}` }, masked.code === 'BAD_USER_INPUT' ? 400 : 500);
       }
     });
   }

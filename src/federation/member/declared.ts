@@ -9,7 +9,8 @@ import { ConfigError } from '../../er/errors.js';
 import { modelFields, type AnyModelClass } from '../../er/model.js';
 import type { FieldInfo } from '../../er/schema.js';
 import { scalarFor } from '../../graphql/scalars.js';
-import { BatchPageConfig, paginationOrdersOf } from '../declarations.js';
+import { BatchPageConfig, paginationOrdersOf } from '../../er/orders.js';
+import { classLabel } from '../../er/names.js';
 
 export interface FederationKey {
   field: string;
@@ -32,16 +33,16 @@ function keysOf(kls: AnyModelClass): FederationKey[] {
   const declared = (kls as Declaring).__federation_keys__;
   if (declared === undefined) return [];
   if (!Array.isArray(declared) || declared.some((k) => typeof k !== 'string')) {
-    throw new ConfigError(`${kls.name}.__federation_keys__ must be a list of field names`);
+    throw new ConfigError(`${classLabel(kls)}.__federation_keys__ must be a list of field names`);
   }
   const fields = new Map(modelFields(kls).map((f) => [f.key, f.info]));
   const seen = new Set<string>();
   return (declared as string[]).map((field) => {
-    const where = `${kls.name}.__federation_keys__`;
+    const where = `${classLabel(kls)}.__federation_keys__`;
     if (seen.has(field)) throw new ConfigError(`${where} lists '${field}' twice`);
     seen.add(field);
     const info = fields.get(field);
-    if (!info) throw new ConfigError(`${where}: '${field}' is not a field of ${kls.name}`);
+    if (!info) throw new ConfigError(`${where}: '${field}' is not a field of ${classLabel(kls)}`);
     const scalar = info.list || info.model ? undefined : scalarFor(info.base);
     if (!scalar || !KEY_SCALARS.has(scalar.name)) {
       throw new ConfigError(`${where}: '${field}' must be an Int, Float, String, ID or BigInt field to be a join key`);

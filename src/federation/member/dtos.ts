@@ -14,12 +14,13 @@ import { LoaderPool } from '../../resolver/pool.js';
 import { resolveTree } from '../../resolver/resolver.js';
 import { publicSubsets, subsetOf } from '../../resolver/subset.js';
 import { keyId } from '../../orm/queries.js';
-import type { Direction } from '../declarations.js';
+import type { Direction } from '../../er/orders.js';
 import { PROTOCOL, type DtoBatchRequest, type DtoBatchResponse, type DtoDescription, type DtoFieldDescription } from '../protocol.js';
 import type { FederationKey, MemberEntity } from './declared.js';
 import { termFor } from '../../graphql/orders.js';
 import { MAX_KEYS, MAX_PAGE_SIZE } from './roots.js';
 import type { KeySource } from './sources.js';
+import { classLabel, className } from '../../er/names.js';
 
 export interface PublicDto {
   name: string;
@@ -73,7 +74,7 @@ export function publicDtos(diagram: ErDiagram, entities: ReadonlyMap<string, Mem
     const entity = [...entities.values()].find((e) => e.info.kls === config.kls);
     if (!entity) {
       if (diagram.entityOf(config.kls)) {
-        throw new ConfigError(`${kls.name} is federationPublic, but its entity ${config.kls.name} declares no __federation_keys__`);
+        throw new ConfigError(`${classLabel(kls)} is federationPublic, but its entity ${classLabel(config.kls)} declares no __federation_keys__`);
       }
       continue; // a subset of another service's entity
     }
@@ -81,14 +82,15 @@ export function publicDtos(diagram: ErDiagram, entities: ReadonlyMap<string, Mem
     const keyName = config.federationKey ?? (entity.keys.length === 1 ? entity.keys[0]!.field : undefined);
     if (!keyName) {
       throw new ConfigError(
-        `${kls.name}: ${entity.info.name} has several federation keys (${entity.keys.map((k) => k.field).join(', ')}); choose one with SubsetConfig({ federationKey })`,
+        `${classLabel(kls)}: ${entity.info.name} has several federation keys (${entity.keys.map((k) => k.field).join(', ')}); choose one with SubsetConfig({ federationKey })`,
       );
     }
     const key = entity.keys.find((k) => k.field === keyName);
-    if (!key) throw new ConfigError(`${kls.name}: federationKey '${keyName}' is not one of ${entity.info.name}.__federation_keys__`);
-    const other = out.get(kls.name);
-    if (other) throw new ConfigError(`Two public DTOs are named ${kls.name}; DTO names must be unique in a service`);
-    out.set(kls.name, { name: kls.name, kls, entity, key });
+    if (!key) throw new ConfigError(`${classLabel(kls)}: federationKey '${keyName}' is not one of ${entity.info.name}.__federation_keys__`);
+    const name = className(kls);
+    const other = out.get(name);
+    if (other) throw new ConfigError(`Two public DTOs are named ${name}; DTO names must be unique in a service`);
+    out.set(name, { name, kls, entity, key });
   }
   return out;
 }
@@ -103,7 +105,7 @@ function describeFields(kls: AnyModelClass, queue: AnyModelClass[]): DtoFieldDes
       return {
         name: key,
         type: nested ? null : (scalar?.name === 'DateTime' ? 'DateTime' : scalar?.name) ?? 'JSON',
-        model: nested ? nested.name : null,
+        model: nested ? className(nested) : null,
         list: info.list,
         nullable: info.nullable || info.optional,
       };
@@ -129,7 +131,7 @@ export function describeDtos(dtos: ReadonlyMap<string, PublicDto>): DtoDescripti
   for (let kls = queue.shift(); kls; kls = queue.shift()) {
     if (described.has(kls)) continue;
     described.add(kls);
-    out.push({ name: kls.name, public: false, entity: null, key: null, keyType: null, fields: describeFields(kls, queue) });
+    out.push({ name: className(kls), public: false, entity: null, key: null, keyType: null, fields: describeFields(kls, queue) });
   }
   return out;
 }
@@ -166,6 +168,9 @@ function checkRequest(body: unknown, dtos: ReadonlyMap<string, PublicDto>): { re
   const limit = request.limit;
   if (limit !== undefined && limit !== null && (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_PAGE_SIZE)) {
     throw new DtoBatchError(`limit must be an integer in 0..${MAX_PAGE_SIZE}, got ${JSON.stringify(limit)}`);
+  }
+  if (request.order !== undefined && request.order !== null && typeof request.order !== 'string') {
+    throw new DtoBatchError(`order must be the name of an order profile, got ${JSON.stringify(request.order)}`);
   }
   if (request.direction !== undefined && request.direction !== null && request.direction !== 'ASC' && request.direction !== 'DESC') {
     throw new DtoBatchError(`direction must be ASC or DESC, got ${JSON.stringify(request.direction)}`);
@@ -210,7 +215,9 @@ export async function dtoBatch(
     const byKey = new Map<string, unknown[]>();
     for (const row of rows) {
       const id = keyId((row as Record<string, unknown>)[field]);
-      byKey.set(id, [...(byKey.get(id) ?? []), row]);
+      const list = byKey.get(id);
+      if (list) list.push(row);
+      else byKey.set(id, [row]);
     }
     lists = request.keys.map((k) => byKey.get(keyId(k)) ?? []);
   }

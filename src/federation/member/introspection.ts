@@ -17,10 +17,10 @@ import { isExcluded, modelFields } from '../../er/model.js';
 import type { GraphQLHandler } from '../../graphql/handler.js';
 import { remoteRelationshipsOf } from '../remote.js';
 import { PROTOCOL, type EntityDescription, type ErIntrospection, type FieldDescription, type TypeDescription } from '../protocol.js';
-import { stateOf } from '../state.js';
+import { stateOf, type MemberSetup } from '../state.js';
 import { orderEnumName } from '../../graphql/orders.js';
 import { byRootName, pageRootName } from './roots.js';
-import type { MemberSetup } from './setup.js';
+import { className } from '../../er/names.js';
 
 function fieldDescription(field: GraphQLField<unknown, unknown>): FieldDescription {
   const out: FieldDescription = { name: field.name, type: String(field.type) };
@@ -83,7 +83,7 @@ export function erIntrospection(handler: GraphQLHandler, member: MemberSetup): E
       relationships: [
         ...[...info.relationships.values()].map((rel) => ({
           name: rel.relationship.name,
-          target: rel.target.name,
+          target: className(rel.target, 'entity'),
           list: rel.list,
           paginated: rel.list && paginated,
           service: null,

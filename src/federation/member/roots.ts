@@ -23,7 +23,8 @@ import type { TypeRegistry } from '../../graphql/registry.js';
 import { levelOf, needsResolve, resolveModels, type Run } from '../../graphql/run.js';
 import type { GroupFieldsContribution } from '../../graphql/operations.js';
 import { selects } from '../../graphql/selections.js';
-import type { BatchPageConfig, Direction } from '../declarations.js';
+import { targetFields } from '../../graphql/fields.js';
+import type { BatchPageConfig, Direction } from '../../er/orders.js';
 import type { FederationKey, MemberEntity } from './declared.js';
 import { directionEnum, orderEnum, termFor } from '../../graphql/orders.js';
 
@@ -66,7 +67,8 @@ function byField(types: TypeRegistry, member: MemberEntity, key: FederationKey, 
     args: { values: { type: keyList(key) } },
     resolve(_group, args: { values: unknown[] }, run, info) {
       checkKeys(where, args.values);
-      const result = source.byKey(key.field, args.values, run.context).then((items) => finish(run, items));
+      const fields = targetFields(info, member.info.kls, run.diagram);
+      const result = source.byKey(key.field, args.values, run.context, fields).then((items) => finish(run, items));
       return run.levels.track(levelOf(run, info.path), result);
     },
   };
@@ -111,7 +113,8 @@ function pageField(
       const window = federationWindow(where, args.limit as number | null, args.offset as number | null);
       const term = termFor(entity, orders, args.order as string | null, args.direction as Direction | null);
       const withTotal = selects(info, ['pagination', 'total_count']);
-      const result = source.pagesByKey(key.field, values, { ...window, withTotal, term }, run.context).then(async (pages) => {
+      const fields = targetFields(info, member.info.kls, run.diagram, ['items']);
+      const result = source.pagesByKey(key.field, values, { ...window, withTotal, term }, run.context, fields).then(async (pages) => {
         const packages = pages.map((page, i) => ({ [key.field]: values[i], ...toResult(page, withTotal) }));
         await finish(run, packages.flatMap((p) => p.items));
         return packages;

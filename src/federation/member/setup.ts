@@ -6,7 +6,9 @@ import { ConfigError } from '../../er/errors.js';
 import type { GraphQLHandler } from '../../graphql/handler.js';
 import type { SchemaContribution } from '../../graphql/schema.js';
 import type { AnyModelClass } from '../../er/model.js';
-import { applyContributions, serviceNameOf, stateOf } from '../state.js';
+import { applyContributions, serviceNameOf, stateOf, type MemberSetup } from '../state.js';
+
+export type { MemberSetup } from '../state.js';
 import { memberEntities, type MemberEntity } from './declared.js';
 import { batchRoots } from './roots.js';
 import { keySourceFor, type KeyLoader, type KeySource, type SessionFactory } from './sources.js';
@@ -22,13 +24,6 @@ export interface MemberOptions {
   dtos?: readonly AnyModelClass[];
 }
 
-export interface MemberSetup {
-  service: string;
-  entities: Map<string, MemberEntity>;
-  sources: Map<string, KeySource>;
-  dtos: Map<string, PublicDto>;
-  contribution: SchemaContribution;
-}
 
 export function setupMember(handler: GraphQLHandler, options: MemberOptions = {}): MemberSetup {
   const state = stateOf(handler);

@@ -1,7 +1,8 @@
 /**
  * Where a member reads entities by federation key. Table-backed entities (`tableModel`) query
- * SQL: `WHERE key IN (...)`, and one windowed statement for pages (row_number partitioned by
- * the key, count only when asked). Other entities use the loader the member registers with
+ * SQL: `WHERE key IN (...)`, and for pages the same per-key LATERAL statement as local
+ * relationship pages (src/orm/queries.ts; count only when asked), reading only the fields the
+ * selection needs. Other entities use the loader the member registers with
  * `buildFederableApp(handler, { keyLoaders })`; their pages are cut in memory.
  */
 import { getTableColumns } from 'drizzle-orm';
@@ -14,7 +15,8 @@ import { primaryKeyColumn } from '../../orm/keys.js';
 import { keyId, pagesByKey, rowsByKey } from '../../orm/queries.js';
 import { tableEntryOf } from '../../orm/table-model.js';
 import type { SqlDatabase } from '../../orm/types.js';
-import type { OrderTerm } from '../declarations.js';
+import type { OrderTerm } from '../../er/orders.js';
+import { classLabel } from '../../er/names.js';
 
 /** Rows of an entity whose `key` is one of `values` (any order; instances or plain objects). */
 export type KeyLoader = (key: string, values: readonly unknown[], context: Record<string, unknown>) => Promise<readonly object[]>;
@@ -27,11 +29,18 @@ export interface PageAsk {
   term?: OrderTerm;
 }
 
+/** `fields`: the entity fields the caller reads (sorted); absent: all. Sources may return more. */
 export interface KeySource {
   /** Every match, as model instances. */
-  byKey(key: string, values: readonly unknown[], context: Record<string, unknown>): Promise<unknown[]>;
+  byKey(key: string, values: readonly unknown[], context: Record<string, unknown>, fields?: readonly string[]): Promise<unknown[]>;
   /** One page per value, in value order. */
-  pagesByKey(key: string, values: readonly unknown[], page: PageAsk, context: Record<string, unknown>): Promise<Page[]>;
+  pagesByKey(
+    key: string,
+    values: readonly unknown[],
+    page: PageAsk,
+    context: Record<string, unknown>,
+    fields?: readonly string[],
+  ): Promise<Page[]>;
 }
 
 export type SessionFactory = (context?: Record<string, unknown>) => unknown;
@@ -41,8 +50,8 @@ export function keySourceFor(kls: AnyModelClass, session: SessionFactory | undef
   const entry = tableEntryOf(kls);
   if (entry && session) return sqlSource(kls, entry.table, entry.decode, session);
   throw new ConfigError(
-    `${kls.name} declares __federation_keys__ but is neither a tableModel entity of a handler with sessionFactory ` +
-      `nor given a loader: pass buildFederableApp(handler, { keyLoaders: { ${kls.name}: (key, values, context) => rows } })`,
+    `${classLabel(kls)} declares __federation_keys__ but is neither a tableModel entity of a handler with sessionFactory ` +
+      `nor given a loader: pass buildFederableApp(handler, { keyLoaders: { ${classLabel(kls)}: (key, values, context) => rows } })`,
   );
 }
 
@@ -55,17 +64,17 @@ function sqlSource(
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const column = (key: string) => {
     const c = columns[key];
-    if (!c) throw new ConfigError(`${kls.name}: federation key '${key}' is not a column of its table`);
+    if (!c) throw new ConfigError(`${classLabel(kls)}: federation key '${key}' is not a column of its table`);
     return c;
   };
   const make = (row: Record<string, unknown>) => toModel(kls, decode(row));
   return {
-    async byKey(key, values, context) {
+    async byKey(key, values, context, fields) {
       if (!values.length) return [];
-      const rows = await rowsByKey(session(context) as SqlDatabase, table, column(key), values);
+      const rows = await rowsByKey(session(context) as SqlDatabase, table, column(key), values, fields && new Set(fields), `${classLabel(kls)}.by_${key}_in`);
       return rows.map(make);
     },
-    async pagesByKey(key, values, page, context) {
+    async pagesByKey(key, values, page, context, fields) {
       if (!values.length) return [];
       const term = page.term;
       const order = term && {
@@ -73,13 +82,17 @@ function sqlSource(
         direction: term.direction === 'ASC' ? ('asc' as const) : ('desc' as const),
         nulls: term.nullsPlacement() === 'FIRST' ? ('first' as const) : ('last' as const),
       };
-      const source = { target: table, parentKey: column(key), order, primaryKey: primaryKeyColumn(table, `paging ${kls.name}`) };
-      const pages = await pagesByKey(session(context) as SqlDatabase, source, values, {
-        limit: page.limit,
-        offset: page.offset,
-        withTotal: page.withTotal,
-      });
-      return pages.map((p) => ({ ...p, items: p.items.map(make) }));
+      const source = { target: table, parentKey: column(key), order, primaryKey: primaryKeyColumn(table, `paging ${classLabel(kls)}`) };
+      const pages = await pagesByKey(
+        session(context) as SqlDatabase,
+        source,
+        values,
+        { limit: page.limit, offset: page.offset, withTotal: page.withTotal },
+        fields && new Set(fields),
+        `${classLabel(kls)}.page_by_${key}_in`,
+        make,
+      );
+      return pages;
     },
   };
 }
@@ -87,7 +100,7 @@ function sqlSource(
 function loaderSource(kls: AnyModelClass, loader: KeyLoader): KeySource {
   const load = async (key: string, values: readonly unknown[], context: Record<string, unknown>) => {
     const rows = await loader(key, values, context);
-    if (!Array.isArray(rows)) throw new ConfigError(`The key loader of ${kls.name} must return an array of rows, got ${typeof rows}`);
+    if (!Array.isArray(rows)) throw new ConfigError(`The key loader of ${classLabel(kls)} must return an array of rows, got ${typeof rows}`);
     return rows.map((row) => toModel(kls, row));
   };
   return {

@@ -8,6 +8,7 @@
  *   }
  */
 import { memberError } from '../errors.js';
+import { guarded } from './breaker.js';
 import { callMember, MemberCallError, type Member } from './http.js';
 
 export interface Part {
@@ -60,7 +61,7 @@ export class MemberBatcher {
     const { service, address } = this.member;
     let json: unknown;
     try {
-      ({ json } = await callMember(this.member, '/graphql', { query, variables }));
+      ({ json } = await guarded(this.member, () => callMember(this.member, '/graphql', { query, variables })));
     } catch (error) {
       const reported = error instanceof MemberCallError ? error.toGraphQLError() : error;
       for (const p of batch) p.reject(reported);

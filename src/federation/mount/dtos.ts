@@ -14,7 +14,10 @@ import { Loader } from '../../resolver/depends.js';
 import { FederationError } from '../errors.js';
 import { PROTOCOL, DTO_BATCH_PATH, type DtoBatchResponse, type DtoDescription, type DtoFieldDescription } from '../protocol.js';
 import { probeRef, remoteRelationshipsOf, stateOfHandle, type RemoteServiceState } from '../remote.js';
+import { guarded } from './breaker.js';
+import { isPlainName } from './types.js';
 import { callMember, MemberCallError, type Member } from './http.js';
+import { classLabel } from '../../er/names.js';
 
 interface Binding {
   member: Member;
@@ -73,7 +76,11 @@ export function dtoClasses(member: Member, dtos: readonly DtoDescription[]): Map
   }
   for (const dto of dtos) {
     const shape = classes.get(dto.name)!.shape as Record<string, z.ZodType>;
-    for (const field of dto.fields) shape[field.name] = fieldSchema(field, classes, `${member.service}.${dto.name}.${field.name}`);
+    for (const field of dto.fields) {
+      // A member's names become object keys here: `__proto__` would replace the prototype.
+      if (!isPlainName(field.name)) throw new FederationError(`${member.service}.${dto.name}: field name ${JSON.stringify(field.name)} is not a GraphQL name`);
+      shape[field.name] = fieldSchema(field, classes, `${member.service}.${dto.name}.${field.name}`);
+    }
   }
   return classes;
 }
@@ -130,7 +137,7 @@ function batchFn(kls: AnyModelClass, limit: number | null) {
     fn = async (keys) => {
       let answer: { status: number; json: unknown };
       try {
-        answer = await callMember(member, DTO_BATCH_PATH, { protocol: PROTOCOL, dto: description.name, keys, limit });
+        answer = await guarded(member, () => callMember(member, DTO_BATCH_PATH, { protocol: PROTOCOL, dto: description.name, keys, limit }));
       } catch (error) {
         throw error instanceof MemberCallError ? error.toGraphQLError() : error;
       }
@@ -163,7 +170,7 @@ export function pagedResolver(
   }
   const kls = target.info.model();
   const binding = bindings.get(kls);
-  if (!binding) throw new ConfigError(`${where}: ${kls.name} is not a remote DTO materialized by federate()`);
+  if (!binding) throw new ConfigError(`${where}: ${classLabel(kls)} is not a remote DTO materialized by federate()`);
   const entry = target.diagram?.entities.find((e) => e.kls === target.source);
   const rel = remoteRelationshipsOf(entry?.relationships).find((r) => r.name === target.field);
   if (!rel) {
@@ -173,7 +180,7 @@ export function pagedResolver(
     );
   }
   if (rel.joinRemote !== binding.description.key) {
-    throw new ConfigError(`${where}: ${kls.name} is joined by ${binding.description.key}, but RemoteRelationship ${rel.name} joins by ${rel.joinRemote}`);
+    throw new ConfigError(`${where}: ${classLabel(kls)} is joined by ${binding.description.key}, but RemoteRelationship ${rel.name} joins by ${rel.joinRemote}`);
   }
   const fn = batchFn(kls, limit);
   const fk = rel.fk;

@@ -7,7 +7,7 @@
 import type { AnyModelClass } from '../../er/model.js';
 import { ConfigError } from '../../er/errors.js';
 import { modelFields } from '../../er/model.js';
-import type { GraphQLHandler } from '../../graphql/handler.js';
+import { provideFederation, type Federator, type GraphQLHandler } from '../../graphql/handler.js';
 import type { SchemaContribution } from '../../graphql/schema.js';
 import { scalarFor } from '../../graphql/scalars.js';
 import { FederationError } from '../errors.js';
@@ -20,9 +20,12 @@ import {
   type ErIntrospection,
 } from '../protocol.js';
 import { remoteRelationshipsOf } from '../remote.js';
-import { applyContributions, serviceNameOf, stateOf } from '../state.js';
+import { applyContributions, serviceNameOf, stateOf, type Mounted, type MountedService } from '../state.js';
+
+export type { Mounted, MountedService } from '../state.js';
 import { dtoClasses, reachedHandles } from './dtos.js';
 import { remoteEdgeFields, type MountedEdge } from './fields.js';
+import { memberBreaker, type CircuitBreakerOptions } from './breaker.js';
 import { callMember, DEFAULT_TIMEOUT_MS, MemberCallError, type Member } from './http.js';
 import type { Catalog } from './types.js';
 
@@ -32,26 +35,16 @@ export interface FederateOptions {
   /** Per member request, at mount time and at query time (default 10 s). */
   timeoutMs?: number;
   /**
+   * Per member: after `failures` consecutive unreachable calls (default 3), query-time calls fail
+   * fast for `halfOpenAfterMs` (default 10 s), then one call probes the member. `false` turns it off.
+   */
+  circuitBreaker?: CircuitBreakerOptions | false;
+  /**
    * Views whose remote DTO fields (`ref(() => reviews.ReviewDTO)`) use a handle that neither
    * the diagram's remote relationships nor its reachable models mention: only reached handles
    * get this mounter's DTO classes.
    */
   dtos?: readonly AnyModelClass[];
-}
-
-export interface MountedService {
-  member: Member;
-  introspection: ErIntrospection;
-  dtos: DtoIntrospection | null;
-}
-
-export interface Mounted {
-  services: Map<string, MountedService>;
-  /** Remote entities now part of this handler's graph (listed in its own introspection). */
-  entities: EntityDescription[];
-  edges: Map<AnyModelClass, MountedEdge[]>;
-  catalog: Catalog;
-  contribution: SchemaContribution;
 }
 
 const SCALAR_KEYS = new Set(['Int', 'Float', 'String', 'ID', 'BigInt']);
@@ -70,7 +63,7 @@ function members(options: FederateOptions): Member[] {
       throw new FederationError(`Service '${service}': ${JSON.stringify(address)} is not an http(s) address`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FederationError(`Service '${service}': ${address} is not an http(s) address`);
-    return { service, address: address.replace(/\/+$/, ''), timeoutMs };
+    return { service, address: address.replace(/\/+$/, ''), timeoutMs, breaker: memberBreaker(options.circuitBreaker) };
   });
 }
 
@@ -199,6 +192,11 @@ function edgesOf(handler: GraphQLHandler, services: Map<string, MountedService>)
   return edges;
 }
 
+// `handler.federate(options)` takes these options and runs `federate` below.
+declare module '../../graphql/handler.js' {
+  interface FederationOptions extends FederateOptions {}
+}
+
 export async function federate(handler: GraphQLHandler, options: FederateOptions): Promise<void> {
   const state = stateOf(handler);
   const self = serviceNameOf(handler);
@@ -240,3 +238,5 @@ export async function federate(handler: GraphQLHandler, options: FederateOptions
     if (dtos) handle.bind(dtos);
   }
 }
+
+provideFederation(federate as Federator);

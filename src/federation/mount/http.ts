@@ -2,6 +2,7 @@
  * Talking to members: JSON over HTTP with a timeout. Failures carry the service name and
  * address; callers turn them into a `FederationError` (mount time) or a field error (query time).
  */
+import type { CircuitBreakerPolicy } from 'cockatiel';
 import { memberError, type MemberErrorCode } from '../errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -28,6 +29,8 @@ export interface Member {
   /** Base address, no trailing slash: `http://127.0.0.1:4002`. */
   address: string;
   timeoutMs: number;
+  /** Query-time calls go through it (breaker.ts); mount-time calls do not. */
+  breaker?: CircuitBreakerPolicy;
 }
 
 /**

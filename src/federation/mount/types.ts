@@ -54,11 +54,14 @@ const built = new WeakMap<TypeRegistry, Map<string, GraphQLNamedType>>();
 
 /** Member answers are keyed like the client's selection (aliases included). */
 export const byResponseKey = (parent: unknown, _args: unknown, _run: unknown, info: { path: { key: string | number } }) =>
-  (parent as Record<string, unknown> | null)?.[info.path.key as string];
+  parent !== null && typeof parent === 'object' && Object.hasOwn(parent, info.path.key) ? (parent as Record<string, unknown>)[info.path.key as string] : undefined;
+
+/** A GraphQL name that is safe as an object key: not reserved (`__typename`, `__proto__`). */
+export const isPlainName = (name: unknown): name is string => typeof name === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !name.startsWith('__');
 
 /** The named type for `name` in this schema build, or undefined when the mounter cannot offer it. */
 export function remoteNamedType(types: TypeRegistry, catalog: Catalog, name: string): GraphQLNamedType | undefined {
-  if (SCALARS[name]) return SCALARS[name];
+  if (Object.hasOwn(SCALARS, name)) return SCALARS[name];
   if (name === 'Pagination') return paginationType(types);
   if (name === DIRECTION_ENUM) return directionEnum(types);
   let cache = built.get(types);
@@ -101,6 +104,9 @@ function remoteFields(types: TypeRegistry, catalog: Catalog, description: TypeDe
   for (const field of description.fields ?? []) {
     // A field whose type the mounter cannot offer (an edge back into the mounter's own
     // entities) is left out rather than served half-working.
+    // Names from the member become object keys: `__proto__` would replace the prototype (and
+    // `__` names are reserved by GraphQL anyway).
+    if (!isPlainName(field.name) || field.args?.some((a) => !isPlainName(a.name))) continue;
     const type = typeFromText(types, catalog, field.type) as GraphQLOutputType | undefined;
     if (!type) continue;
     const args: GraphQLFieldConfigArgumentMap = {};

@@ -19,10 +19,23 @@ export interface GraphQLAppHandler {
   ): Promise<{ data?: unknown; errors?: ReadonlyArray<GraphQLExecutionError> | null }>;
 }
 
+/**
+ * Where a tool call came from, for the context function. Over HTTP: the request's headers (an
+ * `Authorization` to check) and URL. Over stdio the client spawned this process, and what it
+ * passes a server — credentials included — is the environment it set: so `env`.
+ */
+export type McpRequest =
+  | { transport: 'http'; headers: Headers; url: URL }
+  | { transport: 'stdio'; env: Readonly<Record<string, string | undefined>> };
+
 export interface McpApp {
   name: string;
   handler: GraphQLAppHandler;
   description?: string;
-  /** Builds the context each `graphql_query` / `graphql_mutation` runs with. Defaults to `{}`. */
-  context?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * Builds the context each `graphql_query` / `graphql_mutation` runs with, from the request
+   * (e.g. `request.transport === 'http' ? userOf(request.headers.get('authorization')) : ...`).
+   * Defaults to `{}`. A throw refuses the call (the client gets `unauthorized` and no detail).
+   */
+  context?: (request: McpRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }

@@ -1,6 +1,8 @@
 /** Running a document for `graphql_query` / `graphql_mutation`, refusing the other operation kind. */
-import { GraphQLError, Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import type { McpApp } from './apps.js';
+import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { parseDocument, type OperationLimits } from '../graphql/limits.js';
+import { maskedError, type ErrorLogger } from '../graphql/masking.js';
+import type { McpApp, McpRequest } from './apps.js';
 import type { OperationKind } from './catalog.js';
 import { fail, ok, type ToolResult } from './result.js';
 
@@ -40,10 +42,18 @@ function readVariables(variables: RunOptions['variables']): Record<string, unkno
 const isResult = (value: unknown): value is ToolResult =>
   !!value && typeof value === 'object' && 'success' in value && 'error_type' in value;
 
-export async function runDocument(app: McpApp, kind: OperationKind, options: RunOptions): Promise<ToolResult> {
+export async function runDocument(
+  app: McpApp,
+  kind: OperationKind,
+  options: RunOptions,
+  request: McpRequest,
+  log: ErrorLogger,
+): Promise<ToolResult> {
   let document: DocumentNode;
   try {
-    document = parse(options.document);
+    // Within the handler's token limit: this parse only finds the operation kind.
+    const limits = (app.handler as { options?: { limits?: OperationLimits } }).options?.limits;
+    document = parseDocument(options.document, limits);
   } catch (error) {
     const message = error instanceof GraphQLError ? error.message : String(error);
     return fail('graphql_error', message, 'the document does not parse; check its syntax');
@@ -53,7 +63,13 @@ export async function runDocument(app: McpApp, kind: OperationKind, options: Run
   const variables = readVariables(options.variables);
   if (isResult(variables)) return variables;
 
-  const context = (await app.context?.()) ?? {};
+  let context: Record<string, unknown>;
+  try {
+    context = (await app.context?.(request)) ?? {};
+  } catch (error) {
+    // A context function refusing the request (no or a bad credential): no detail to the agent.
+    return fail('unauthorized', `the app refused the request's credentials (${maskedError(error, log).message})`, 'check the credentials this client sends');
+  }
   const result = await app.handler.execute(options.document, { context, variables, operationName: options.operationName });
   if (!result.errors?.length) return ok(result.data);
 

@@ -15,6 +15,7 @@ export type ErrorType =
   | 'invalid_variables'
   | 'wrong_operation_type'
   | 'graphql_error'
+  | 'unauthorized'
   | 'internal_error';
 
 export type ToolResult =

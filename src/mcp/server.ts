@@ -4,8 +4,11 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../er/errors.js';
-import type { McpApp } from './apps.js';
+import { logToConsole, maskedError, type ErrorLogger } from '../graphql/masking.js';
+import type { McpApp, McpRequest } from './apps.js';
 import {
   findOperation,
   fullIntrospection,
@@ -20,6 +23,8 @@ import { runDocument } from './graphql.js';
 import { fail, ok, resultSchema, toCallToolResult, type ToolResult } from './result.js';
 import { LIST_FORMATS, v5CompatOf, type V5Compat, type V5CompatOptions } from './v5.js';
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 export interface McpServerOptions {
   apps: readonly McpApp[];
   /** Server name announced to clients. */
@@ -29,9 +34,18 @@ export interface McpServerOptions {
    * Also answer v5-shaped calls: `get_query_schema({ name: 'userGetAll', app_name })` (and
    * `get_mutation_schema`) resolve the flat name to `{ entity, method }`, and `list_queries` /
    * `list_mutations` take `format: 'v5'` for v5 entries `{ name, description }`. `listFormat`
-   * sets what the list tools answer when no `format` is given (default `'v6'`).
+   * sets what the list tools answer when no `format` is given (default `'v6'`). The v5 knowledge
+   * lives in `ergraph/compat`: `true` or options use it once it is imported (it registers itself);
+   * `v5McpCompat(options)` from there passes it explicitly.
    */
-  v5Compat?: boolean | V5CompatOptions;
+  v5Compat?: boolean | V5CompatOptions | V5Compat;
+  /**
+   * Offer `graphql_mutation`, with which an agent changes data (default false: the server only
+   * reads; `list_mutations` / `get_mutation_schema` still describe them).
+   */
+  mutations?: boolean;
+  /** Gets every error kept from agents (a tool failing unexpectedly), with the id the agent saw. Default: console.error. */
+  onError?: ErrorLogger;
 }
 
 const RESPONSE_TYPES = ['sdl', 'introspection'] as const;
@@ -80,18 +94,20 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ? undefined
       : fail('invalid_response_type', `response_type must be 'sdl' or 'introspection', not '${value}'`, "use 'sdl' or 'introspection'");
 
+  const log = options.onError ?? logToConsole;
   const tool = <Shape extends z.ZodRawShape>(
     name: string,
     description: string,
     inputSchema: Shape,
-    run: (args: z.output<z.ZodObject<Shape>>) => ToolResult | Promise<ToolResult>,
+    run: (args: z.output<z.ZodObject<Shape>>, request: McpRequest) => ToolResult | Promise<ToolResult>,
   ) => {
     // The SDK cannot relate a generic Shape to its own inferred argument type, hence the cast below.
-    server.registerTool(name, { description, inputSchema, outputSchema: resultSchema }, (async (args: z.output<z.ZodObject<Shape>>) => {
+    server.registerTool(name, { description, inputSchema, outputSchema: resultSchema }, (async (args: z.output<z.ZodObject<Shape>>, extra: Extra) => {
       try {
-        return toCallToolResult(await run(args));
+        return toCallToolResult(await run(args, requestOf(extra)));
       } catch (error) {
-        return toCallToolResult(fail('internal_error', `${name} failed: ${error instanceof Error ? error.message : String(error)}`));
+        // The text may carry internals (SQL, paths): the agent gets an id, the log the error.
+        return toCallToolResult(fail('internal_error', `${name} failed: ${maskedError(error, log).message}`));
       }
     }) as never);
   };
@@ -175,19 +191,34 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     'graphql_query',
     'Run a GraphQL query document, grouped per entity: { User { getAll(limit: 5) { id name } } }. Mutations are refused.',
     { app_name: appName, query: z.string().describe('The query document'), variables, operation_name: operationName },
-    ({ app_name, query, variables, operation_name }) =>
-      withApp(app_name, (app) => runDocument(app, 'query', { document: query, variables, operationName: operation_name })),
+    ({ app_name, query, variables, operation_name }, request) =>
+      withApp(app_name, (app) => runDocument(app, 'query', { document: query, variables, operationName: operation_name }, request, log)),
   );
 
-  tool(
-    'graphql_mutation',
-    'Run a GraphQL mutation document: mutation { Task { create(title: "x") { id } } }. Queries are refused.',
-    { app_name: appName, mutation: z.string().describe('The mutation document'), variables, operation_name: operationName },
-    ({ app_name, mutation, variables, operation_name }) =>
-      withApp(app_name, (app) => runDocument(app, 'mutation', { document: mutation, variables, operationName: operation_name })),
-  );
+  if (options.mutations) {
+    tool(
+      'graphql_mutation',
+      'Run a GraphQL mutation document: mutation { Task { create(title: "x") { id } } }. Queries are refused.',
+      { app_name: appName, mutation: z.string().describe('The mutation document'), variables, operation_name: operationName },
+      ({ app_name, mutation, variables, operation_name }, request) =>
+        withApp(app_name, (app) => runDocument(app, 'mutation', { document: mutation, variables, operationName: operation_name }, request, log)),
+    );
+  }
 
   return server;
+}
+
+/** The request a tool call came in: HTTP transports report its headers and URL, stdio reports nothing. */
+function requestOf(extra: Extra | undefined): McpRequest {
+  const info = extra?.requestInfo;
+  if (info) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(info.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    return { transport: 'http', headers, url: info.url ?? new URL('http://localhost/') };
+  }
+  return { transport: 'stdio', env: process.env };
 }
 
 const listFormat = (compat: V5Compat) =>

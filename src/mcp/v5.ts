@@ -1,7 +1,9 @@
 /**
- * Answering v5-shaped MCP calls (`createMcpServer({ apps, v5Compat: true })`) while v5 agents are
- * still around. All v5 knowledge (flat names, the v5 list entry shape) lives in the compat
- * adapter; this module only turns its answers into this server's envelope.
+ * The extension point through which the v5 compat layer answers v5-shaped MCP calls
+ * (`createMcpServer({ apps, v5Compat })`). The v6 engine never loads the compat layer: all v5
+ * knowledge (flat names, the v5 list entry shape) lives in `ergraph/compat`, which provides an
+ * implementation of `V5Compat` (`v5McpCompat()`) and registers it when it is loaded, so
+ * `v5Compat: true` works wherever `ergraph/compat` has been imported.
  *
  * How a client asks for v5:
  * - `get_query_schema({ name: 'userGetAll', app_name })`: the v5 call shape itself (a `name` and
@@ -12,9 +14,8 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import { ConfigError } from '../er/errors.js';
-import { createV5McpAdapter, type McpToolResult, type V5McpAdapter } from '../../compat/mcp.js';
 import type { OperationKind } from './catalog.js';
-import { fail, ok, type ErrorType, type ToolResult } from './result.js';
+import type { ToolResult } from './result.js';
 
 export const LIST_FORMATS = ['v6', 'v5'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
@@ -24,6 +25,7 @@ export interface V5CompatOptions {
   listFormat?: ListFormat;
 }
 
+/** What the MCP server asks of a v5 compat implementation. */
 export interface V5Compat {
   listFormat: ListFormat;
   /** The v5 entries `{ name, description }` of one app's schema. */
@@ -39,43 +41,25 @@ export interface V5Compat {
   ): { entity: string; method: string; hint: string } | ToolResult;
 }
 
-/** `true` and `{}` both turn compat on; `false`/`undefined` leave the server v6 only. */
-export function v5CompatOf(option: boolean | V5CompatOptions | undefined): V5Compat | undefined {
-  if (!option) return undefined;
-  const listFormat = (option === true ? undefined : option.listFormat) ?? 'v6';
-  if (!(LIST_FORMATS as readonly string[]).includes(listFormat)) {
-    throw new ConfigError(`v5Compat.listFormat must be 'v6' or 'v5', not '${listFormat}'`);
-  }
+export type V5CompatFactory = (options: V5CompatOptions) => V5Compat;
 
-  // The adapter indexes every flat name of a schema; build it once per schema, on first use.
-  const adapters = new WeakMap<GraphQLSchema, V5McpAdapter>();
-  const adapterOf = (schema: GraphQLSchema) => {
-    let adapter = adapters.get(schema);
-    if (!adapter) adapters.set(schema, (adapter = createV5McpAdapter(schema)));
-    return adapter;
-  };
+let registered: V5CompatFactory | undefined;
 
-  return {
-    listFormat,
-    list: (schema, kind) => ok(adapterOf(schema).list(kind)),
-    resolve(schema, tool, name) {
-      const adapted = adapterOf(schema).adapt(tool, { name });
-      if (!adapted) return fail('internal_error', `${tool}: the v5 adapter did not take the name ${name}`);
-      if (adapted.kind === 'result') return envelope(adapted.result);
-      const { entity, method } = adapted.arguments as { entity: string; method: string };
-      return { entity, method, hint: adapted.hint };
-    },
-  };
+/** Called by `ergraph/compat` when it loads: `v5Compat: true` then builds its implementation. */
+export function registerV5Compat(factory: V5CompatFactory): void {
+  registered = factory;
 }
 
-/** The adapter's error types, in this server's vocabulary (snake case, as every other tool answers). */
-const ERROR_TYPES: Record<string, ErrorType> = {
-  NOT_FOUND: 'operation_not_found',
-  AMBIGUOUS_NAME: 'ambiguous_name',
-  INVALID_ARGUMENTS: 'invalid_arguments',
-};
+const isV5Compat = (value: object): value is V5Compat => typeof (value as Partial<V5Compat>).resolve === 'function';
 
-function envelope(result: McpToolResult): ToolResult {
-  if (result.success) return ok(result.data, result.hint);
-  return fail(ERROR_TYPES[result.error_type] ?? 'internal_error', result.error, result.hint);
+/** `true`/options use the registered compat layer; an implementation is used as given; `false`/`undefined` leave the server v6 only. */
+export function v5CompatOf(option: boolean | V5CompatOptions | V5Compat | undefined): V5Compat | undefined {
+  if (!option) return undefined;
+  if (typeof option === 'object' && isV5Compat(option)) return option;
+  if (!registered) {
+    throw new ConfigError(
+      "v5Compat needs the compat layer, which the v6 engine does not load: import { v5McpCompat } from 'ergraph/compat' and pass v5Compat: v5McpCompat()",
+    );
+  }
+  return registered(option === true ? {} : option);
 }

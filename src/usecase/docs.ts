@@ -1,24 +1,10 @@
 /**
- * The API docs page: Swagger UI served from the installed `swagger-ui-dist` package by the app
- * itself, so it works offline and behind any mount prefix (every URL in the page is relative).
+ * The API docs page: Swagger UI, whose files ship inside the package (`src/http/assets.ts`) and
+ * are served by the app itself, so it works offline and behind any mount prefix (every URL in
+ * the page is relative).
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
-
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-};
-
-let distDir: string | undefined;
-const assetPath = (file: string) => {
-  distDir ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  return join(distDir, file);
-};
+import { pageAssetResponse } from '../http/assets.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -56,19 +42,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 export function docsRoutes(title: string): Hono {
   const app = new Hono();
   const html = docsHtml(title);
-  const cache = new Map<string, Uint8Array>();
   app.get('/docs', (c) => c.html(html));
   app.get('/docs/init.js', (c) => c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
-  app.get('/docs/:file', async (c) => {
-    const file = c.req.param('file');
-    const type = ASSETS[file];
-    if (!type) return c.notFound();
-    let bytes = cache.get(file);
-    if (!bytes) {
-      bytes = new Uint8Array(await readFile(assetPath(file)));
-      cache.set(file, bytes);
-    }
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
-  });
+  app.get('/docs/:file', async (c) => (await pageAssetResponse(c, 'swagger-ui', c.req.param('file'))) ?? c.notFound());
   return app;
 }

@@ -21,7 +21,10 @@ const CODES: Partial<Record<number, string>> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  405: 'method_not_allowed',
   409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
   422: 'unprocessable_entity',
   429: 'too_many_requests',
 };

@@ -9,6 +9,8 @@ import { refTarget } from '../er/schema.js';
 import { isBigIntSchema } from './bigint.js';
 import { ConfigError } from '../er/errors.js';
 import type { ServiceRoute, UseCaseAppConfig } from './service.js';
+import { className } from '../er/names.js';
+import { contextHeaders, type HeaderSource } from './context.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,17 +22,15 @@ class Components {
   private readonly owners = new Map<string, AnyModelClass>();
 
   add(kls: AnyModelClass): string {
-    const owner = this.owners.get(kls.name);
+    const owner = this.owners.get(className(kls));
     if (owner && owner !== kls) {
-      throw new ConfigError(`two different model classes are named ${kls.name}; OpenAPI component names must be unique`);
+      throw new ConfigError(`two different model classes are named ${className(kls)}; OpenAPI component names must be unique`);
     }
     if (!owner) {
-      this.owners.set(kls.name, kls);
-      const { $defs, ...root } = jsonSchema(kls) as Json & { $defs?: Record<string, Json> };
-      this.schemas[kls.name] = relink(root);
-      for (const [name, def] of Object.entries($defs ?? {})) this.schemas[name] ??= relink(def);
+      this.owners.set(className(kls), kls);
+      this.schemas[className(kls)] = this.lift(jsonSchema(kls));
     }
-    return COMPONENT + kls.name;
+    return COMPONENT + className(kls);
   }
 
   /** JSON Schema of a zod schema for the given direction, with model refs pointing at components. */
@@ -46,9 +46,32 @@ class Components {
         if (isBigIntSchema(ctx.zodSchema as unknown as z.ZodType)) Object.assign(ctx.jsonSchema, BIGINT_JSON_SCHEMA);
       },
     }) as Json & { $defs?: Record<string, Json> };
-    // Schemas named with `.meta({ id })` come out as local $defs; lift them into components too.
-    for (const [name, def] of Object.entries($defs ?? {})) this.schemas[name] ??= relink(def);
-    return relink(rest);
+    return this.lift({ ...rest, ...($defs ? { $defs } : {}) });
+  }
+
+  /**
+   * Move every `$defs` entry, at any depth (a model's field schemas carry their own, e.g. an enum
+   * named with `.meta({ id })`), into components, and point `#/$defs/X` references at them: a
+   * `$ref` must resolve from the document root, where nested `$defs` are not.
+   */
+  private lift(schema: Json): Json {
+    const walk = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(walk);
+      if (!value || typeof value !== 'object') return value;
+      const out: Json = {};
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$defs') {
+          for (const [name, def] of Object.entries(child as Record<string, Json>)) {
+            if (!(name in this.schemas)) {
+              this.schemas[name] = {}; // placeholder first: definitions may refer to each other
+              this.schemas[name] = relink(walk(def) as Json);
+            }
+          }
+        } else out[key] = walk(child);
+      }
+      return out;
+    };
+    return relink(walk(schema) as Json);
   }
 }
 
@@ -78,15 +101,34 @@ function nullable(json: Json, schema: z.ZodType): Json {
   return schema.safeParse(null).success ? json : { anyOf: [json, { type: 'null' }] };
 }
 
-function operationObject(route: ServiceRoute, components: Components): Json {
+/** Header parameters for the route's `FromContext` arguments that the context extractor reads from headers. */
+function headerParameters(route: ServiceRoute, headers: ReadonlyMap<string, HeaderSource>, components: Components): Json[] {
+  const out: Json[] = [];
+  for (const [key, schema] of Object.entries(route.fromContext.shape)) {
+    const source = headers.get(key);
+    if (!source) continue;
+    out.push({
+      name: source.header,
+      in: 'header',
+      required: !(schema as z.ZodType).safeParse(undefined).success,
+      description: source.description ?? `${key} of the request context`,
+      schema: components.schemaOf(schema as z.ZodType, 'input'),
+    });
+  }
+  return out;
+}
+
+function operationObject(route: ServiceRoute, components: Components, headers: ReadonlyMap<string, HeaderSource>): Json {
   const { operation } = route;
+  const parameters = headerParameters(route, headers, components);
   const returns = operation.returns();
   const json = (schema: Json) => ({ 'application/json': { schema } });
   return {
     tags: [route.tag],
-    operationId: `${route.service.name}_${operation.name}`,
+    operationId: `${className(route.service, 'use-case service')}_${operation.name}`,
     summary: route.label,
     ...(operation.description ? { description: operation.description } : {}),
+    ...(parameters.length ? { parameters } : {}),
     requestBody: { required: true, content: json(components.schemaOf(route.body, 'input')) },
     responses: {
       '200': { description: `What ${route.label} returns`, content: json(nullable(components.schemaOf(returns, 'output'), returns)) },
@@ -99,7 +141,8 @@ function operationObject(route: ServiceRoute, components: Components): Json {
 export function buildOpenApi(config: UseCaseAppConfig, routes: readonly ServiceRoute[]): Json {
   const components = new Components();
   const paths: Record<string, Json> = {};
-  for (const route of routes) paths[route.path] = { post: operationObject(route, components) };
+  const headers = contextHeaders(config.contextExtractor);
+  for (const route of routes) paths[route.path] = { post: operationObject(route, components, headers) };
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',

@@ -4,6 +4,8 @@
  * same steps: context, body, arguments, call, result check.
  */
 import { Hono, type Context as HonoContext } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { maskedError } from '../graphql/masking.js';
 import type { z } from 'zod';
 import { buildOpenApi } from './openapi.js';
 import { docsRoutes } from './docs.js';
@@ -16,10 +18,18 @@ import { serviceRoutes, type RequestContext, type ServiceRoute, type UseCaseAppC
 
 type Step<T> = { ok: true; value: T } | { ok: false; response: Response };
 
+/** `application/json` or any `+json` type. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
+
 async function readJson(c: HonoContext): Promise<Step<unknown>> {
   const text = await c.req.text();
   // No body at all is an empty argument object, so methods without arguments need none.
   if (text.trim() === '') return { ok: true, value: {} };
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+  if (!JSON_TYPE.test(type)) {
+    const message = `request bodies must be application/json, got ${type || 'no content type'}`;
+    return { ok: false, response: c.json({ error: 'unsupported_media_type', message }, 415) };
+  }
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
@@ -32,9 +42,20 @@ function failure(c: HonoContext, error: unknown, route: ServiceRoute, config: Us
   if (error instanceof HttpError) {
     return c.json({ error: errorCode(error.status), message: error.message, ...error.details }, error.status);
   }
-  config.onError(error, route);
-  // The message names the method only: exception text and stacks may carry internals.
-  return c.json({ error: 'internal_error', message: `${route.label} failed` }, 500);
+  // Exception text and stacks may carry internals (SQL, parameters): the client gets the kind of
+  // failure and an id, the log (onError) the error under that id. Input the database refused
+  // (a number out of range, a missing referenced row) is the client's to fix: 400.
+  const masked = maskedError(error, (e, id) => config.onError(withId(e, id), route));
+  if (masked.code === 'BAD_USER_INPUT') {
+    return c.json({ error: 'bad_request', message: `${route.label}: ${masked.message}`, error_id: masked.id, sql_state: masked.sqlState }, 400);
+  }
+  return c.json({ error: 'internal_error', message: `${route.label} failed (error id ${masked.id})`, error_id: masked.id }, 500);
+}
+
+/** The logged error names the id the client was given. */
+function withId(error: unknown, id: string): unknown {
+  if (error instanceof Error) return Object.assign(error, { errorId: id });
+  return { error, errorId: id };
 }
 
 async function arguments_(c: HonoContext, route: ServiceRoute, models: ModelArgs, context: RequestContext): Promise<Step<object>> {
@@ -111,11 +132,27 @@ function handle(route: ServiceRoute, config: UseCaseAppConfig) {
   };
 }
 
+export interface UseCaseRouterOptions {
+  /** Largest request body in bytes (default 1 MB); larger ones get 413. */
+  bodyLimit?: number;
+}
+
 /** The Hono app serving a use-case app's routes, its OpenAPI document and its docs page. */
-export function createUseCaseRouter(config: UseCaseAppConfig): Hono {
+export function createUseCaseRouter(config: UseCaseAppConfig, options: UseCaseRouterOptions = {}): Hono {
   const routes = serviceRoutes(config);
   const app = new Hono();
-  for (const route of routes) app.post(route.path, handle(route, config));
+  const maxSize = options.bodyLimit ?? 1024 * 1024;
+  const tooLarge = bodyLimit({
+    maxSize,
+    onError: (c) => c.json({ error: 'payload_too_large', message: `the request body is larger than ${maxSize} bytes` }, 413),
+  });
+  for (const route of routes) {
+    app.post(route.path, tooLarge, handle(route, config));
+    // Every operation is a POST (spec 3); another method on its path is a 405 naming it, not a 404.
+    app.on(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'], route.path, (c) =>
+      c.json({ error: 'method_not_allowed', message: `${route.label} is served by POST ${route.path}` }, 405, { Allow: 'POST' }),
+    );
+  }
   // Built now, so a bad declaration (two models sharing a name, a return thunk that throws)
   // fails at startup rather than on the first request.
   const openapi = buildOpenApi(config, routes);

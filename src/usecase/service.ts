@@ -8,11 +8,12 @@ import { z } from 'zod';
 import { ConfigError } from '../er/errors.js';
 import { decoratedOperations, type Operation } from '../er/operations.js';
 import { Annotated, describeField, type Marker } from '../er/schema.js';
+import { className, classLabel } from '../er/names.js';
 
 /** Base class of use-case services; the class name is the OpenAPI tag and the route segment. */
 export class UseCaseService {
   static getTagName(this: Function): string {
-    return this.name;
+    return className(this, 'use-case service');
   }
 }
 
@@ -89,15 +90,16 @@ export function serviceRoutes(config: UseCaseAppConfig): ServiceRoute[] {
   const seen = new Map<string, string>();
   for (const service of config.services) {
     if (!(typeof service === 'function' && service.prototype instanceof UseCaseService)) {
-      throw new ConfigError(`${String((service as Function)?.name ?? service)} in "${config.name}" does not extend UseCaseService`);
+      throw new ConfigError(`${typeof service === 'function' ? classLabel(service) : String(service)} in "${config.name}" does not extend UseCaseService`);
     }
     const operations = decoratedOperations(service);
     if (operations.length === 0) {
-      throw new ConfigError(`${service.name} declares no @query or @mutation method, so it would expose no route`);
+      throw new ConfigError(`${classLabel(service)} declares no @query or @mutation method, so it would expose no route`);
     }
+    const name = className(service, 'use-case service');
     for (const operation of operations) {
-      const path = `/api/${snakeCase(service.name)}/${operation.name}`;
-      const label = `${service.name}.${operation.name}`;
+      const path = `/api/${snakeCase(name)}/${operation.name}`;
+      const label = `${name}.${operation.name}`;
       const previous = seen.get(path);
       if (previous) throw new ConfigError(`${label} and ${previous} both map to POST ${path}`);
       seen.set(path, label);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { serverAudits } from 'graphql-http';
 import { GraphQLHandler } from 'ergraph';
 import { graphqlApp } from 'ergraph/http';
+import { compatApp, createCompatHandler } from 'ergraph/compat';
 import { diagram } from '../graphql/domain.js';
 
 const handler = new GraphQLHandler(diagram);
@@ -100,9 +101,9 @@ describe('GET /graphql', () => {
 });
 
 describe('GraphQL-over-HTTP audit (graphql-http)', () => {
-  const audit = async (target: ReturnType<typeof graphqlApp>) => {
+  const audit = async (target: ReturnType<typeof graphqlApp>, path = '/graphql') => {
     const audits = serverAudits({
-      url: 'http://ergraph.test/graphql',
+      url: `http://ergraph.test${path}`,
       fetchFn: (input: RequestInfo | URL, init?: RequestInit) => target.request(input instanceof Request ? input : String(input), init),
     });
     const results = await Promise.all(audits.map(async (a) => ({ name: a.name, result: await a.fn() })));
@@ -117,6 +118,13 @@ describe('GraphQL-over-HTTP audit (graphql-http)', () => {
     const { total, failedMust, notOk } = await audit(graphqlApp(handler, { nullErrors: false }));
     expect(failedMust).toEqual([]);
     console.log(`graphql-http audit: ${total - notOk.length}/${total} ok; not ok:\n  ${notOk.join('\n  ') || 'none'}`);
+  });
+
+  it('the v5 compat endpoint passes every MUST audit with nullErrors: false too (one shared layer)', async () => {
+    const compat = compatApp(createCompatHandler(handler), { path: '/graphql/v5', nullErrors: false });
+    const { total, failedMust, notOk } = await audit(compat, '/graphql/v5');
+    expect(failedMust).toEqual([]);
+    console.log(`graphql-http audit of /graphql/v5: ${total - notOk.length}/${total} ok; not ok:\n  ${notOk.join('\n  ') || 'none'}`);
   });
 
   it('with the default (errors: null, spec 4.1) only the "no errors entry" audits for application/json fail', async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
   // app module served by the real GraphQLHandler, loaded through tsx.
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['bin/ergraph.js', 'mcp', '--app', 'test/mcp/fixtures/app.ts'],
+    args: ['bin/ergraph.js', 'mcp', '--app', 'test/mcp/fixtures/app.ts', '--mutations'],
     cwd: root,
     stderr: 'pipe',
   });

@@ -2,7 +2,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { buildClientSchema, printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from 'ergraph';
-import { createMcpServer } from 'ergraph/mcp';
+import { type McpRequest, createMcpServer } from 'ergraph/mcp';
 import { call, newClient } from './client.js';
 import { demoApps, demoHandler } from './fixture.js';
 
@@ -10,7 +10,7 @@ const client = newClient();
 const apps = demoApps();
 
 beforeAll(async () => {
-  const server = createMcpServer({ apps });
+  const server = createMcpServer({ apps, mutations: true });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
@@ -201,15 +201,49 @@ describe('MCP tools', () => {
 });
 
 describe('createMcpServer', () => {
-  it('passes each app its context', async () => {
+  it('passes each app its context, built from the request (no HTTP request here: the process env)', async () => {
     const handler = demoHandler();
-    const server = createMcpServer({ apps: [{ name: 'a', handler, context: () => ({ user: 7 }) }] });
+    const seen: McpRequest[] = [];
+    const context = (request: McpRequest) => (seen.push(request), { user: 7 });
+    const server = createMcpServer({ apps: [{ name: 'a', handler, context }] });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const own = newClient();
     await own.connect(clientSide);
     await call(own, 'graphql_query', { app_name: 'a', query: '{ Task { list { id } } }' });
     expect(handler.contexts).toEqual([{ user: 7 }]);
+    expect(seen).toEqual([{ transport: 'stdio', env: process.env }]);
+    await own.close();
+  });
+
+  it('offers graphql_mutation only with mutations: true', async () => {
+    const server = createMcpServer({ apps: [{ name: 'a', handler: demoHandler() }] });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const own = newClient();
+    await own.connect(clientSide);
+    const names = (await own.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('graphql_query');
+    expect(names).toContain('list_mutations'); // describing mutations is reading
+    expect(names).not.toContain('graphql_mutation');
+    const refused = await own.callTool({ name: 'graphql_mutation', arguments: { app_name: 'a', mutation: 'mutation { Task { create(input: { title: "x", ownerId: 1 }) { id } } }' } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/graphql_mutation not found/i);
+    await own.close();
+  });
+
+  it('a context function that throws refuses the call without its text', async () => {
+    const server = createMcpServer({
+      apps: [{ name: 'a', handler: demoHandler(), context: () => { throw new Error('token abc123 expired'); } }],
+      onError: () => {},
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const own = newClient();
+    await own.connect(clientSide);
+    const result = await call(own, 'graphql_query', { app_name: 'a', query: '{ Task { list { id } } }' });
+    expect(result).toMatchObject({ success: false, error_type: 'unauthorized' });
+    expect(JSON.stringify(result)).not.toContain('abc123');
     await own.close();
   });
 

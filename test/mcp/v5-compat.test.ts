@@ -4,6 +4,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { buildSchema } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpServer, type McpApp, type McpServerOptions } from 'ergraph/mcp';
+// Loading compat registers the v5 side of `v5Compat: true` (the v6 engine never imports it).
+import 'ergraph/compat';
 import { call, newClient } from './client.js';
 import { demoApps } from './fixture.js';
 
@@ -157,5 +159,15 @@ describe('without v5Compat', () => {
     expect(() => createMcpServer({ apps: demoApps(), v5Compat: { listFormat: 'v4' as never } })).toThrow(
       "v5Compat.listFormat must be 'v6' or 'v5', not 'v4'",
     );
+  });
+});
+
+describe('v5Compat: v5McpCompat() from ergraph/compat', async () => {
+  const { v5McpCompat } = await import('ergraph/compat');
+  const client = await connect({ v5Compat: v5McpCompat({ listFormat: 'v5' }) });
+
+  it('is the same v5 side, passed explicitly', async () => {
+    const listed = await call(client, 'list_queries', { app_name: 'tasks' });
+    expect(listed.data).toContainEqual({ name: 'userGetAll', description: 'All users' });
   });
 });

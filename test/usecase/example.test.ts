@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../../examples/usecase/main.js';
 
 const post = (path: string, body: unknown, user?: string) =>
-  app.request(path, { method: 'POST', body: JSON.stringify(body), headers: user ? { 'x-user-id': user } : {} });
+  app.request(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(user ? { 'x-user-id': user } : {}) } });
 
 describe('examples/usecase', () => {
   it('serves generated and hand-written routes side by side', async () => {

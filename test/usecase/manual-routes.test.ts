@@ -68,7 +68,7 @@ describe('manual routes beside the generated ones', () => {
 
     expect((await app.request('/tasks/2', { method: 'DELETE' })).status).toBe(204);
     expect((await app.request('/tasks/2', { method: 'DELETE' })).status).toBe(404);
-    const generated = await app.request('/api/task_service/getTask', { method: 'POST', body: '{"taskId":2}' });
+    const generated = await app.request('/api/task_service/getTask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"taskId":2}' });
     expect(await generated.json()).toBeNull();
   });
 });

@@ -115,7 +115,7 @@ describe('use-case routes', () => {
   it('answers 500 without the exception text when a method throws, and reports the error', async () => {
     const res = await post('/api/report_service/crash', {});
     expect(res.status).toBe(500);
-    expect(res.json).toEqual({ error: 'internal_error', message: 'ReportService.crash failed' });
+    expect(res.json).toEqual({ error: 'internal_error', message: `ReportService.crash failed (error id ${res.json.error_id})`, error_id: expect.any(String) });
     expect(JSON.stringify(res.json)).not.toContain('hunter2');
     expect(errors).toHaveLength(1);
   });
@@ -127,14 +127,17 @@ describe('use-case routes', () => {
     expect((await post('/api/report_service/refuse', { code: 1 })).status).toBe(409);
   });
 
-  it('serves only POST on generated routes', async () => {
-    expect((await app.request('/api/task_service/listTasks')).status).toBe(404);
+  it('serves only POST on generated routes: another method is a 405 naming POST', async () => {
+    const res = await app.request('/api/task_service/listTasks');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect((await app.request('/api/task_service/nope')).status).toBe(404);
   });
 
   it('works mounted under a prefix', async () => {
     const { Hono } = await import('hono');
     const outer = new Hono().route('/v1', app);
-    const res = await outer.request('/v1/api/task_service/getTask', { method: 'POST', body: '{"taskId":1}' });
+    const res = await outer.request('/v1/api/task_service/getTask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"taskId":1}' });
     expect(await res.json()).toMatchObject({ id: 1 });
     // the docs page links its assets relatively, so they resolve under the prefix too
     expect(await (await outer.request('/v1/docs')).text()).toContain('href="docs/swagger-ui.css"');
@@ -157,12 +160,13 @@ describe('model arguments', () => {
     const drafts = createUseCaseRouter(new UseCaseAppConfig({ name: 'd', services: [DraftService] }));
     const res = await drafts.request('/api/draft_service/save', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ draft: { title: 'a' }, more: [{ title: 'b', tags: ['x'] }] }),
     });
     expect(await res.json()).toBe(2);
     expect(seen.every((d) => d instanceof Draft)).toBe(true);
     expect(seen.map((d) => ({ ...(d as object) }))).toEqual([{ title: 'a', tags: [] }, { title: 'b', tags: ['x'] }]);
-    const bad = await drafts.request('/api/draft_service/save', { method: 'POST', body: JSON.stringify({ draft: { title: 1 } }) });
+    const bad = await drafts.request('/api/draft_service/save', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ draft: { title: 1 } }) });
     expect(bad.status).toBe(400);
   });
 });

@@ -21,7 +21,9 @@ export type {
   Page,
 } from './er/relationship.js';
 export { ErDiagram, Entity, baseEntity } from './er/diagram.js';
-export type { EntityInfo, ResolvedRelationship, EntityFamily, EntityOptions } from './er/diagram.js';
+export { BatchPageConfig, PageOrder, OrderTerm } from './er/orders.js';
+export type { BatchPageConfigOptions, Direction } from './er/orders.js';
+export type { EntityInfo, ResolvedRelationship, EntityFamily, EntityOptions, EntityNameOptions } from './er/diagram.js';
 export { buildObject, buildList } from './resolver/loaders.js';
 export { Loader, Context, Parent, AncestorContext, Collector } from './resolver/depends.js';
 export type { CollectorHandle } from './resolver/depends.js';
@@ -42,6 +44,8 @@ export {
   GraphQLBigInt,
   graphiqlHtml,
   GRAPHIQL_ASSETS,
+  DEFAULT_LIMITS,
+  LIMIT_CODES,
 } from './graphql/index.js';
 export type {
   GraphQLHandlerOptions,
@@ -55,4 +59,9 @@ export type {
   GroupInfo,
   GraphiqlOptions,
   Run,
+  OperationLimits,
 } from './graphql/index.js';
+
+// Schema checks: `ergraph schema print|diff` as functions.
+export { schemaSdl, loadSchema, schemaDiff, formatSchemaDiff, SchemaSourceError } from './schema/index.js';
+export type { LoadSchemaOptions, ChangeLevel, SchemaChange, SchemaDiffResult, SchemaDiffOptions } from './schema/index.js';

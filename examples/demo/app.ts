@@ -8,15 +8,30 @@ import { createUseCaseRouter } from 'ergraph/usecase';
 import { createMcpServer, mcpApp } from 'ergraph/mcp';
 import { compatApp, createCompatHandler } from 'ergraph/compat';
 import type { SqlDatabase } from 'ergraph/orm';
-import type { DemoGraph } from './graph.js';
+import { DEMO_MUTATION, type DemoGraph } from './graph.js';
 import { demoServices } from './services.js';
 
+/** The landing page: one line per surface. Links to v5 retirement reports belong in COMPAT_LINKS. */
+const COMPAT_LINKS = ['<a href="/graphql/v5/usage">retirement report</a>'];
 const INDEX = `<!doctype html><meta charset="utf-8"><title>ergraph demo</title><h1>ergraph demo</h1><ul>
-<li><a href="/graphql">GraphQL v6 (GraphiQL)</a></li>
+<li><a href="/graphql">GraphQL v6 (GraphiQL)</a> — try the mutation <code>${DEMO_MUTATION.replace(/"/g, '&quot;')}</code></li>
 <li><a href="/docs">Use-case routes (API docs)</a> · <a href="/openapi.json">openapi.json</a></li>
 <li>MCP (Streamable HTTP): POST /mcp</li>
-<li>GraphQL v5 compat: POST /graphql/v5 · <a href="/graphql/v5/usage">usage</a></li>
+<li><a href="/graphql/v5">GraphQL v5 compat (GraphiQL)</a> · ${COMPAT_LINKS.join(' · ')}</li>
 </ul>`;
+
+/** What GraphiQL on /graphql/v5 opens with: the old flat root fields, served by the v6 executor. */
+export const DEMO_V5_QUERY = `# The deprecated v5 flat schema, served over the v6 executor.
+# Each response names the v6 replacement in extensions.deprecations.
+{
+  userGetAll(limit: 3) {
+    id
+    name
+    assignedTasks(limit: 2) { items { title status } }
+  }
+  projectSearch(text: "billing", limit: 2) { name }
+}
+`;
 
 /**
  * What GraphiQL opens with: one runnable query showing the grouped roots, nested pagination
@@ -57,11 +72,13 @@ export const DEMO_QUERY = `# Users, their highest-priority tasks, and each task'
 
 export function createApp(graph: DemoGraph, db: SqlDatabase): Hono {
   const app = new Hono();
-  app.route('/', compatApp(createCompatHandler(graph.handler), { path: '/graphql/v5' }));
+  app.route('/', compatApp(createCompatHandler(graph.handler), { path: '/graphql/v5', defaultQuery: DEMO_V5_QUERY }));
   app.route('/', graphqlApp(graph.handler, { path: '/graphql', defaultQuery: DEMO_QUERY }));
   app.route('/', createUseCaseRouter(demoServices(db, graph)));
   const apps = [{ name: 'demo', handler: graph.handler, description: 'Users, projects, tasks, comments and tags' }];
-  app.route('/', mcpApp(() => createMcpServer({ apps, v5Compat: true })));
+  // The demo lets agents try mutations (graphql_mutation is off unless asked for); /mcp answers
+  // loopback hosts and pages only, against DNS rebinding.
+  app.route('/', mcpApp(() => createMcpServer({ apps, v5Compat: true, mutations: true })));
   app.get('/', (c) => c.html(INDEX));
   return app;
 }

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { SqlDatabase } from 'ergraph/orm';
+import { lockDataDir } from './lock.js';
 
 export interface DemoDatabase {
   db: SqlDatabase;
@@ -33,11 +34,19 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
   }
   // PGlite creates only the last directory of the path; a fresh checkout has no .demo-data/ yet.
   if (options.dataDir) mkdirSync(dirname(options.dataDir), { recursive: true });
-  const client = new PGlite(options.dataDir);
-  await client.waitReady;
-  return {
-    db: drizzlePglite({ client }),
-    description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
-    close: () => client.close(),
-  };
+  // Single-process: refuse a second process on the same directory (see lock.ts).
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
+  try {
+    const client = new PGlite(options.dataDir);
+    await client.waitReady;
+    return {
+      db: drizzlePglite({ client }),
+      description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
+      // close() checkpoints and flushes the data directory; only then may another process open it.
+      close: () => client.close().finally(() => lock?.release()),
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }

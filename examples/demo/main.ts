@@ -1,35 +1,84 @@
 /**
- * `npx tsx examples/demo/main.ts` (or `npm run demo`): the demo service on PORT (default 4000),
- * on embedded PGlite in `.demo-data/`, or on the PostgreSQL server named by DATABASE_URL.
+ * `npm run demo -- [--port N] [--host H]` (or `npx tsx examples/demo/main.ts`): the demo service,
+ * on embedded PGlite in `.demo-data/` (one process per directory), or on the PostgreSQL server
+ * named by DATABASE_URL. Listens on 127.0.0.1 unless --host says otherwise; Ctrl-C or SIGTERM
+ * stops it after closing the database, so nothing written is lost.
  */
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type DemoDatabase } from './database.js';
 import { buildGraph } from './graph.js';
+import { DataDirBusyError } from './lock.js';
 import { ensureSeeded } from './seed.js';
 
-const port = Number(process.env.PORT ?? 4000);
+const fail = (message: string): never => {
+  console.error(`ergraph demo: ${message}`);
+  process.exit(1);
+};
+
+let options: { port?: string; host?: string };
+try {
+  ({ values: options } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true }));
+} catch (error) {
+  fail(`${(error as Error).message} (usage: npm run demo -- [--port N] [--host H])`);
+}
+const portText = options!.port ?? process.env.PORT ?? '4000';
+const port = Number(portText);
+if (!/^\d+$/.test(portText) || port > 65535) fail(`--port must be a port number (0-65535), got ${portText}`);
+const hostname = options!.host ?? '127.0.0.1';
+
+function portProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return `port ${port} on ${hostname} is already in use (pick another: npm run demo -- --port ${port + 1})`;
+  if (error.code === 'EACCES') return `not allowed to listen on ${hostname}:${port}`;
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return `cannot listen on host ${hostname}`;
+  return error.message;
+}
+
+// Say a port is busy before spending seconds on the database (the listen below still checks).
+if (port !== 0) {
+  await new Promise<void>((free) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => fail(portProblem(error)));
+    probe.listen(port, hostname, () => probe.close(() => free()));
+  });
+}
+
 const started = Date.now();
 // The repository's gitignored .demo-data/, wherever the command is started from.
 const defaultDataDir = fileURLToPath(new URL('../../.demo-data/pglite', import.meta.url));
-const database = await openDatabase({
-  url: process.env.DATABASE_URL,
-  dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? defaultDataDir),
-});
-const seeded = await ensureSeeded(database.db);
-const app = createApp(buildGraph(database.db), database.db);
-const server = serve({ fetch: app.fetch, port }, (info) => {
-  console.log(`ergraph demo on ${database.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
-  console.log(`GraphiQL: http://localhost:${info.port}/graphql · API docs: /docs · MCP: /mcp · v5 compat: /graphql/v5`);
-});
+let database: DemoDatabase;
+try {
+  database = await openDatabase({
+    url: process.env.DATABASE_URL,
+    dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? defaultDataDir),
+  });
+} catch (error) {
+  fail(error instanceof DataDirBusyError ? error.message : `cannot open the database: ${(error as Error).message}`);
+}
+const seeded = await ensureSeeded(database!.db);
+const app = createApp(buildGraph(database!.db), database!.db);
 
 let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    // PGlite must close cleanly or its data directory needs recovery on the next start.
-    server.close(() => void database.close().then(() => process.exit(0)));
-  });
+async function stop(code: number) {
+  if (closing) return;
+  closing = true;
+  server.close();
+  server.closeAllConnections?.(); // keep-alive browser connections must not hold the exit
+  // PGlite must close cleanly (it flushes its data directory) before the process ends.
+  await database.close().catch((error: Error) => console.error(`ergraph demo: closing the database: ${error.message}`));
+  process.exit(code);
 }
+
+const server = serve({ fetch: app.fetch, hostname, port }, (info) => {
+  const base = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`;
+  console.log(`ergraph demo on ${database.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
+  console.log(`${base}/ · GraphiQL: ${base}/graphql · API docs: ${base}/docs · MCP: ${base}/mcp · v5 compat: ${base}/graphql/v5`);
+}) as import('node:http').Server;
+server.on('error', (error: NodeJS.ErrnoException) => {
+  console.error(`ergraph demo: ${portProblem(error)}`);
+  void stop(1);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));

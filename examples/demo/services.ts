@@ -6,7 +6,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { configResolver, DefineSubset, mutation, query, ref } from 'ergraph';
-import { FromContext, HttpError, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
+import { FromContext, headerContext, HttpError, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
 import type { SqlDatabase } from 'ergraph/orm';
 import { Comment, Project, Tag, Task, User, type DemoGraph } from './graph.js';
 import { comments, tasks } from './schema.js';
@@ -65,11 +65,12 @@ export function demoServices(db: SqlDatabase, graph: DemoGraph): UseCaseAppConfi
     services: [TaskService],
     // The demo trusts a header; a real service would verify a credential here (spec 5).
     // Routes that need the caller declare FromContext(userId); without the header they answer 400.
-    contextExtractor: (request) => {
+    // headerContext declares the header in openapi.json, so the docs page's "Try it out" sends it.
+    contextExtractor: headerContext({ userId: { header: 'x-user-id', description: 'The calling user id (1-300 in the demo data)' } }, (request) => {
       const user = request.headers.get('x-user-id');
       if (user === null) return {};
       if (!/^\d+$/.test(user)) throw new HttpError(401, 'x-user-id must be a user id');
       return { userId: Number(user) };
-    },
+    }),
   });
 }

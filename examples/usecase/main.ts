@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { model, mutation, query, ref } from 'ergraph';
-import { createUseCaseRouter, FromContext, getReturnType, HttpError, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
+import { createUseCaseRouter, FromContext, getReturnType, headerContext, HttpError, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
 
 class Task extends model({ id: z.int(), title: z.string(), ownerId: z.int(), done: z.boolean().default(false) }) {}
 
@@ -44,12 +44,13 @@ app.route(
     new UseCaseAppConfig({
       name: 'Tasks',
       services: [TaskService],
-      // A real app would verify a credential here; the example trusts a header.
-      contextExtractor: (request) => {
+      // A real app would verify a credential here; the example trusts a header, which
+      // headerContext also declares in openapi.json (so the docs page can send it).
+      contextExtractor: headerContext({ userId: 'x-user-id' }, (request) => {
         const user = request.headers.get('x-user-id');
         if (!user) throw new HttpError(401, 'send x-user-id');
         return { userId: Number(user) };
-      },
+      }),
     }),
   ),
 );

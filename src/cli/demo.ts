@@ -1,7 +1,8 @@
 /**
- * `ergraph demo [--port]`: the demo service of `examples/demo/` in a child process. The demo is
- * a top-level script (it opens its database, serves, and closes the database on SIGINT/SIGTERM),
- * so it runs as its own process through tsx, and this command forwards stop signals to it.
+ * `ergraph demo [--port] [--host]`: the demo service of `examples/demo/` in a child process. The
+ * demo is a top-level script (it opens its database, serves, and closes the database on
+ * SIGINT/SIGTERM), so it runs as its own Node process with tsx's loader, and this command
+ * forwards stop signals to it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { ergraphRoot } from './packages.js';
 
 export interface DemoArgs {
   port?: number;
+  host?: string;
 }
 
 export function demoEntry(): string {
@@ -23,9 +25,10 @@ export function demoEntry(): string {
   return main;
 }
 
-function tsxCli(root: string): string {
+function tsxLoader(root: string): string {
   try {
-    return createRequire(join(root, 'package.json')).resolve('tsx/cli');
+    createRequire(join(root, 'package.json')).resolve('tsx');
+    return 'tsx'; // resolved by Node from the child's cwd, the checkout
   } catch {
     throw new CliError('the demo runs through tsx: install the dev dependencies (npm ci) in the ergraph checkout');
   }
@@ -35,9 +38,9 @@ function tsxCli(root: string): string {
 export async function demoCommand(args: DemoArgs, io: CliIO): Promise<number> {
   const main = demoEntry();
   const root = ergraphRoot();
-  const env = { ...(io.env ?? process.env), ...(args.port !== undefined ? { PORT: String(args.port) } : {}) };
+  const flags = [...(args.port !== undefined ? ['--port', String(args.port)] : []), ...(args.host !== undefined ? ['--host', args.host] : [])];
   // cwd is the checkout so the demo's embedded database lands in its .demo-data/, as with npm run demo.
-  const child = spawn(process.execPath, [tsxCli(root), main], { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', tsxLoader(root), main, ...flags], { cwd: root, env: io.env ?? process.env, stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const onInt = forward('SIGINT');
   const onTerm = forward('SIGTERM');

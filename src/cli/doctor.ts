@@ -10,6 +10,7 @@ import type { McpApp } from '../mcp/apps.js';
 import { EXIT, type CliIO } from './io.js';
 import { loadApps } from './load-apps.js';
 import { ergraphPackage, ergraphRoot, graphqlEntryFrom, installedFrom, satisfiesCaret } from './packages.js';
+import { pageIndexChecks } from './page-indexes.js';
 
 export type Status = 'ok' | 'note' | 'warn' | 'fail';
 
@@ -35,10 +36,15 @@ export function nodeCheck(version: string = process.versions.node): Check {
 /** Each dependency as ergraph itself resolves it, against the range ergraph declares. */
 export function packageChecks(): Check[] {
   const root = ergraphRoot();
-  const wanted = ergraphPackage().dependencies ?? {};
+  const pkg = ergraphPackage();
+  // Peers (graphql, zod, hono, dataloader) are the user's own copies; optional peers and packages
+  // ergraph does not declare (pg, PGlite: the app's choice of database) may be missing.
+  const wanted = { ...pkg.peerDependencies, ...pkg.dependencies };
+  const required = (name: string) => !!pkg.dependencies?.[name] || (!!pkg.peerDependencies?.[name] && !pkg.peerDependenciesMeta?.[name]?.optional);
   return PACKAGES.map((name): Check => {
     const range = wanted[name];
     const found = installedFrom(name, root);
+    if (!found && !required(name)) return { status: 'note', label: `${name} is not installed (only needed if your app uses it)` };
     if (!found) return { status: 'fail', label: `${name} is not installed`, detail: [`run npm install${range ? ` (ergraph wants ${name}@${range})` : ''}`] };
     const fits = range ? satisfiesCaret(found.version, range) : undefined;
     if (fits === false) {
@@ -153,7 +159,7 @@ export async function appChecks(modulePath: string, cwd: string): Promise<Check[
   } catch (error) {
     return [{ status: 'fail', label: `app module ${modulePath} does not load`, detail: [(error as Error).message] }];
   }
-  return apps.map(appCheck);
+  return apps.flatMap((app) => [appCheck(app), ...pageIndexChecks(app)]);
 }
 
 const MARK: Record<Status, string> = { ok: '✓', note: '-', warn: '!', fail: '✗' };

@@ -4,18 +4,24 @@
  *
  *   ergraph serve --app <module> [--port --host]  GraphQL (+ GraphiQL) per app and MCP at /mcp
  *   ergraph mcp --app <module> [--http]           MCP over stdio (what agents spawn) or HTTP
- *   ergraph demo [--port]                         the demo service of examples/demo
+ *   ergraph demo [--port --host]                  the demo service of examples/demo
  *   ergraph doctor [--app <module>]               checklist of the setup (exit 1 on problems)
+ *   ergraph schema print --app <module> [--v5]    SDL of the v6 schema (or the v5 flat one)
+ *   ergraph schema diff <old> <new> [--usage db]  breaking/dangerous/safe changes (exit 1 on breaking)
+ *   ergraph compat report --database <url>        the v5 retirement verdict from the usage store
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
 import yargs from 'yargs';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
+import { isUsageError, reportUsageError } from './usage.js';
 
 export { EXIT, type CliIO } from './io.js';
 
 const appOption = { type: 'string', demandOption: true, describe: 'module exporting `apps` = [{ name, handler, description }] (or a default export of them)' } as const;
+const mutationsOption = { type: 'boolean', default: false, describe: 'MCP also offers graphql_mutation (agents may change data)' } as const;
+const allowedHostOption = { type: 'string', array: true, describe: 'hostname MCP clients may reach the server by (Host check against DNS rebinding; loopback names always)' } as const;
 const v5CompatOption = { type: 'boolean', default: false, describe: 'MCP also answers v5-shaped calls (get_query_schema({ name }), list format v5)' } as const;
 
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
@@ -31,10 +37,12 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           .option('app', appOption)
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'host to listen on' })
           .option('port', { type: 'number', default: 4000, describe: 'port (0 picks a free one)' })
-          .option('v5-compat', v5CompatOption),
+          .option('v5-compat', v5CompatOption)
+          .option('mutations', mutationsOption)
+          .option('allowed-host', allowedHostOption),
       async (a) => {
         const { serveCommand } = await import('./serve.js');
-        await serveCommand({ app: a.app, host: a.host, port: a.port, v5Compat: a.v5Compat }, io);
+        await serveCommand({ app: a.app, host: a.host, port: a.port, v5Compat: a.v5Compat, mutations: a.mutations, allowedHosts: a.allowedHost ?? [] }, io);
       },
     )
     .command(
@@ -47,19 +55,25 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'HTTP host' })
           .option('port', { type: 'number', default: 8765, describe: 'HTTP port (0 picks a free one)' })
           .option('path', { type: 'string', default: '/mcp', describe: 'HTTP path of the endpoint' })
-          .option('v5-compat', v5CompatOption),
+          .option('v5-compat', v5CompatOption)
+          .option('mutations', mutationsOption)
+          .option('allowed-host', allowedHostOption),
       async (a) => {
         const { mcpCommand } = await import('./mcp.js');
-        await mcpCommand({ app: a.app, http: a.http, host: a.host, port: a.port, path: a.path, v5Compat: a.v5Compat }, io);
+        const { app, http, host, port, path, v5Compat, mutations } = a;
+        await mcpCommand({ app, http, host, port, path, v5Compat, mutations, allowedHosts: a.allowedHost ?? [] }, io);
       },
     )
     .command(
       'demo',
       'run the demo service (examples/demo: embedded database, or DATABASE_URL)',
-      (y) => y.option('port', { type: 'number', describe: 'port (default: PORT or 4000)' }),
+      (y) =>
+        y
+          .option('port', { type: 'number', describe: 'port (default: PORT or 4000)' })
+          .option('host', { type: 'string', describe: 'address to listen on (default 127.0.0.1)' }),
       async (a) => {
         const { demoCommand } = await import('./demo.js');
-        code = await demoCommand({ port: a.port }, io);
+        code = await demoCommand({ port: a.port, host: a.host }, io);
       },
     )
     .command(
@@ -74,6 +88,56 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
         code = await doctorCommand({ app: a.app, timeout: a.timeout }, io);
       },
     )
+    .command('schema', 'print the schema, or diff two schemas (breaking, dangerous, safe)', (y) =>
+      y
+        .command(
+          'print',
+          "print the SDL of an app's v6 schema, or with --v5 of the v5 flat schema the compat layer serves",
+          (z) =>
+            z
+              .option('app', appOption)
+              .option('name', { type: 'string', describe: 'which app, when the module exports several' })
+              .option('v5', { type: 'boolean', default: false, describe: 'the v5 flat schema instead of the v6 one' }),
+          async (a) => {
+            const { schemaPrintCommand } = await import('./schema.js');
+            code = await schemaPrintCommand({ app: a.app, name: a.name, v5: a.v5 }, io);
+          },
+        )
+        .command(
+          'diff <old> <new>',
+          'classify the changes from <old> to <new> (SDL file, introspection JSON or URL) with GraphQL Inspector; exit 1 on a breaking change',
+          (z) =>
+            z
+              .positional('old', { type: 'string', demandOption: true, describe: 'SDL file, introspection JSON file, or http(s) URL' })
+              .positional('new', { type: 'string', demandOption: true, describe: 'SDL file, introspection JSON file, or http(s) URL' })
+              .option('usage', { type: 'string', describe: 'usage database (postgres://…, pglite:<dir>): a breaking change on a field unused for --days becomes dangerous' })
+              .option('days', { type: 'number', default: 30, describe: 'the usage window in days' })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
+              .option('timeout', { type: 'number', default: 10_000, describe: 'ms to wait for a URL or the usage database' }),
+          async (a) => {
+            const { schemaDiffCommand } = await import('./schema.js');
+            code = await schemaDiffCommand({ old: a.old, new: a.new, usage: a.usage, days: a.days, format: a.format, timeout: a.timeout }, io);
+          },
+        )
+        .demandCommand(1, 'give a schema command: print or diff'),
+    )
+    .command('compat', 'the v5 compat layer: its retirement report', (y) =>
+      y
+        .command(
+          'report',
+          'every v5 field and client with last use, trend and v6 replacement, and the verdict: safe to retire, or who still calls',
+          (z) =>
+            z
+              .option('database', { type: 'string', demandOption: true, describe: 'the usage database: postgres://…, pglite:<dir>' })
+              .option('days', { type: 'number', default: 30, describe: 'the window in days' })
+              .option('format', { choices: ['md', 'json'] as const, default: 'md' as const }),
+          async (a) => {
+            const { compatReportCommand } = await import('./compat.js');
+            code = await compatReportCommand({ database: a.database, days: a.days, format: a.format }, io);
+          },
+        )
+        .demandCommand(1, 'give a compat command: report'),
+    )
     .demandCommand(1, 'give a command')
     .strict()
     .help()
@@ -86,10 +150,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
   try {
     await parser.parseAsync();
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof Error && error.name === 'YError')) {
-      io.stderr.write(`ergraph: ${error.message}\nRun ergraph --help for usage.\n`);
-      return EXIT.usage;
-    }
+    if (isUsageError(error)) return reportUsageError('ergraph', error, io.stderr);
     const message = error instanceof CliError || error instanceof Error ? error.message : String(error);
     io.stderr.write(`ergraph: ${message}\n`);
     return EXIT.errors;

@@ -11,8 +11,7 @@ export interface CliIO {
 
 export const defaultIO: CliIO = { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr };
 
-/** A command-line mistake: exit 2 with usage help, not 1. */
-export class UsageError extends Error {}
+export { UsageError } from './usage.js';
 
 /** Resolves when the process is asked to stop (Ctrl-C, or SIGTERM from a supervisor). */
 export const stopSignal = () =>

@@ -9,12 +9,17 @@ export interface McpArgs {
   port: number;
   path: string;
   v5Compat: boolean;
+  mutations: boolean;
+  /** Hostnames besides the loopback ones that clients may use (the Host check against DNS rebinding). */
+  allowedHosts: readonly string[];
 }
 
 export async function mcpCommand(args: McpArgs, io: CliIO): Promise<void> {
   const apps = await loadApps(args.app, io.cwd);
-  const { createMcpServer, mcpApp, serveStdio } = await import('../mcp/index.js');
-  const server = createMcpServer({ apps, v5Compat: args.v5Compat });
+  const { createMcpServer, mcpApp, serveStdio, LOOPBACK_HOSTS } = await import('../mcp/index.js');
+  // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
+  const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
+  const server = createMcpServer({ apps, v5Compat, mutations: args.mutations });
   if (!args.http) {
     // Stdout is the protocol channel now; anything the app logs goes to stderr.
     console.log = console.info = console.debug = console.error;
@@ -22,7 +27,7 @@ export async function mcpCommand(args: McpArgs, io: CliIO): Promise<void> {
     return;
   }
   const { serve } = await import('@hono/node-server');
-  const app = mcpApp(server, { path: args.path });
+  const app = mcpApp(server, { path: args.path, allowedHosts: [...LOOPBACK_HOSTS, ...args.allowedHosts] });
   const listening = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {
     io.stderr.write(`ergraph mcp: ${apps.map((a) => a.name).join(', ')} at http://${args.host}:${info.port}${args.path}\n`);
   });

@@ -3,11 +3,11 @@
  * GraphiQL (`/graphql` for one app, `/<name>/graphql` for several) — and MCP over Streamable HTTP
  * at `/mcp`, in one Hono app on one port.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../graphql/handler.js';
 import { graphqlApp } from '../http/index.js';
 import type { McpApp } from '../mcp/apps.js';
-import { createMcpServer, mcpApp } from '../mcp/index.js';
+import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../mcp/index.js';
 import { CliError, loadApps } from './load-apps.js';
 import { stopSignal, type CliIO } from './io.js';
 
@@ -16,6 +16,9 @@ export interface ServeArgs {
   host: string;
   port: number;
   v5Compat: boolean;
+  mutations: boolean;
+  /** Hostnames besides the loopback ones that MCP clients may use (the Host check against DNS rebinding). */
+  allowedHosts: readonly string[];
 }
 
 export interface ServedApp {
@@ -50,14 +53,23 @@ export function graphqlPaths(apps: readonly McpApp[]): ServedApp[] {
   });
 }
 
-export function buildServeApp(apps: readonly McpApp[], options: { v5Compat?: boolean } = {}): { app: Hono; served: ServedApp[] } {
+export interface ServeAppOptions {
+  v5Compat?: V5Compat;
+  mutations?: boolean;
+  allowedHosts?: readonly string[];
+}
+
+export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions = {}): { app: Hono; served: ServedApp[] } {
   const served = graphqlPaths(apps);
   const root = new Hono();
   apps.forEach((app, i) => {
     const makeContext = app.context;
-    root.route('/', graphqlApp(httpHandlerOf(app), { path: served[i]!.graphql, ...(makeContext ? { context: () => makeContext() } : {}) }));
+    // One context function for both surfaces: it sees the HTTP request either way.
+    const context = makeContext && ((c: Context) => makeContext({ transport: 'http', headers: c.req.raw.headers, url: new URL(c.req.url) }));
+    root.route('/', graphqlApp(httpHandlerOf(app), { path: served[i]!.graphql, ...(context ? { context } : {}) }));
   });
-  root.route('/', mcpApp(createMcpServer({ apps, v5Compat: options.v5Compat }), { path: '/mcp' }));
+  const mcp = createMcpServer({ apps, v5Compat: options.v5Compat, mutations: options.mutations });
+  root.route('/', mcpApp(mcp, { path: '/mcp', allowedHosts: [...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])] }));
   // A landing answer so `curl http://host:port/` says where things are.
   root.get('/', (c) => c.json({ apps: served, mcp: '/mcp' }));
   return { app: root, served };
@@ -65,7 +77,9 @@ export function buildServeApp(apps: readonly McpApp[], options: { v5Compat?: boo
 
 export async function serveCommand(args: ServeArgs, io: CliIO): Promise<void> {
   const apps = await loadApps(args.app, io.cwd);
-  const { app, served } = buildServeApp(apps, { v5Compat: args.v5Compat });
+  // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
+  const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
+  const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts });
   const { serve } = await import('@hono/node-server');
   const listening = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {

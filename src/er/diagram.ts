@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './errors.js';
 import { modelFields, isModelClass, type AnyModelClass } from './model.js';
+import { className, classLabel, nameClass, nameFromDecoratorContext } from './names.js';
 import { decoratedOperations, type MutationConfig, type Operation, type QueryConfig } from './operations.js';
 import { Relationship } from './relationship.js';
 
@@ -16,6 +17,11 @@ export interface EntityOptions {
   mutations?: readonly MutationConfig[];
   /** Module path used to tell apart entities with the same class name in forward references. */
   module?: string;
+  /**
+   * The entity's GraphQL name when the class name cannot be trusted (minified bundles, or
+   * esbuild's `_User` for a class whose decorators mention it); defaults to the class name.
+   */
+  name?: string;
 }
 
 export class Entity {
@@ -30,6 +36,7 @@ export class Entity {
       throw new ConfigError(`Entity kls must be a model class, got ${describe(options.kls)}`);
     }
     this.kls = options.kls;
+    if (options.name !== undefined) nameClass(options.kls, options.name, `Entity ${classLabel(options.kls)}`);
     this.relationships = options.relationships ?? [];
     this.queries = options.queries ?? [];
     this.mutations = options.mutations ?? [];
@@ -102,18 +109,20 @@ function build(diagram: ErDiagram): Map<AnyModelClass, EntityInfo> {
   const byName = new Map<string, Entity[]>();
   const seen = new Map<AnyModelClass, Entity>();
   for (const entity of diagram.entities) {
-    if (seen.has(entity.kls)) throw new ConfigError(`Entity ${entity.kls.name} is registered twice in one diagram`);
+    const name = className(entity.kls, 'entity');
+    if (seen.has(entity.kls)) throw new ConfigError(`Entity ${name} is registered twice in one diagram`);
     seen.set(entity.kls, entity);
-    byName.set(entity.kls.name, [...(byName.get(entity.kls.name) ?? []), entity]);
+    byName.set(name, [...(byName.get(name) ?? []), entity]);
   }
 
   const infos = new Map<AnyModelClass, EntityInfo>();
   for (const entity of diagram.entities) {
     const kls = entity.kls;
+    const name = className(kls, 'entity');
     const relationships = new Map<string, ResolvedRelationship>();
     const info: EntityInfo = {
       kls,
-      name: kls.name,
+      name,
       relationships,
       queries: operationsOf(entity, 'query'),
       mutations: operationsOf(entity, 'mutation'),
@@ -121,19 +130,19 @@ function build(diagram: ErDiagram): Map<AnyModelClass, EntityInfo> {
     const fields = new Set(modelFields(kls).map((f) => f.key));
     for (const rel of entity.relationships) {
       if (!(rel instanceof Relationship)) continue; // other edge kinds (federation) are resolved by their owners
-      const where = `${kls.name}.${rel.name}`;
-      if (!rel.name) throw new ConfigError(`A relationship of ${kls.name} has no name (name is required since v4)`);
+      const where = `${name}.${rel.name}`;
+      if (!rel.name) throw new ConfigError(`A relationship of ${name} has no name (name is required since v4)`);
       if (relationships.has(rel.name)) throw new ConfigError(`Relationship ${where} is declared twice`);
       if (fields.has(rel.name)) {
-        throw new ConfigError(`Relationship ${where} clashes with the field ${rel.name} of ${kls.name}`);
+        throw new ConfigError(`Relationship ${where} clashes with the field ${rel.name} of ${name}`);
       }
       if (!fields.has(rel.fk)) {
-        throw new ConfigError(`Relationship ${where} uses fk '${rel.fk}', which is not a field of ${kls.name}`);
+        throw new ConfigError(`Relationship ${where} uses fk '${rel.fk}', which is not a field of ${name}`);
       }
       if (!rel.loader && !rel.pageLoader) throw new ConfigError(`Relationship ${where} has no loader`);
       const { target, list } = resolveTarget(rel.target, byName, where);
       if (!seen.has(target)) {
-        throw new ConfigError(`Relationship ${where} targets ${target.name}, which is not an entity of this diagram`);
+        throw new ConfigError(`Relationship ${where} targets ${classLabel(target)}, which is not an entity of this diagram`);
       }
       relationships.set(rel.name, { relationship: rel, owner: info, target, list });
     }
@@ -147,7 +156,7 @@ function operationsOf(entity: Entity, kind: 'query' | 'mutation'): Operation[] {
   const all = [...decoratedOperations(entity.kls).filter((op) => op.kind === kind), ...external];
   const names = new Set<string>();
   for (const op of all) {
-    if (names.has(op.name)) throw new ConfigError(`${entity.kls.name} declares the ${kind} '${op.name}' twice`);
+    if (names.has(op.name)) throw new ConfigError(`${classLabel(entity.kls)} declares the ${kind} '${op.name}' twice`);
     names.add(op.name);
   }
   return all;
@@ -192,7 +201,7 @@ function resolveForwardRef(ref: string, byName: Map<string, Entity[]>, where: st
 const normalizeModule = (path: string) => path.replace(/\\/g, '/').replace(/\.[cm]?[jt]sx?$/, '');
 
 function describe(value: unknown): string {
-  return typeof value === 'function' ? value.name || 'anonymous function' : JSON.stringify(value) ?? String(value);
+  return typeof value === 'function' ? classLabel(value) : JSON.stringify(value) ?? String(value);
 }
 
 /** The source file that declared an entity, read off the stack; only used to disambiguate. */
@@ -207,9 +216,18 @@ export function callerModule(): string | undefined {
   return undefined;
 }
 
+/** Options of `Base.entity(Cls, options)`. */
+export interface EntityNameOptions {
+  /** The GraphQL name, for a class whose name a tool changed (see `EntityOptions.name`). */
+  name?: string;
+}
+
 export interface EntityFamily {
-  /** Register a class in the family: `@Base.entity` (either decorator mode) or `Base.entity(Cls)`. */
-  entity<C extends AnyModelClass>(kls: C, context?: unknown): C;
+  /**
+   * Register a class in the family: `@Base.entity` (either decorator mode; a standard decorator
+   * also records the class name as written) or `Base.entity(Cls)` / `Base.entity(Cls, { name })`.
+   */
+  entity<C extends AnyModelClass>(kls: C, options?: EntityNameOptions | ClassDecoratorContext): C;
   /** The family's one diagram; classes read their `static __relationships__` here. */
   getDiagram(): ErDiagram;
 }
@@ -219,8 +237,10 @@ export function baseEntity(): EntityFamily {
   const members: Entity[] = [];
   let diagram: ErDiagram | undefined;
   return {
-    entity(kls) {
+    entity(kls, options) {
       if (!isModelClass(kls)) throw new ConfigError(`@entity needs a model class, got ${describe(kls)}`);
+      if ((options as ClassDecoratorContext | undefined)?.kind === 'class') nameFromDecoratorContext(kls, options);
+      else if (options && typeof options === 'object' && options.name !== undefined) nameClass(kls, options.name, `Base.entity(${classLabel(kls)})`);
       members.push(new Entity({ kls, module: callerModule() }));
       diagram = undefined;
       return kls;

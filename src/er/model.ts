@@ -5,6 +5,7 @@
  * `Model.parse(data)` validates untrusted input first.
  */
 import { z } from 'zod';
+import { className, nameFromDecoratorContext } from './names.js';
 import { describeField, findMarker, Annotated, type FieldInfo, type Marker } from './schema.js';
 
 /** The object a model instance was built from; lets the resolver read FK fields a subset left out. */
@@ -136,7 +137,7 @@ function fieldJsonSchema(info: FieldInfo, defs: Record<string, JsonSchema>): Jso
   let item: JsonSchema;
   if (info.model) {
     const kls = info.model();
-    const name = kls.name;
+    const name = className(kls);
     if (!(name in defs)) {
       defs[name] = {}; // placeholder first: models may reference each other in cycles
       defs[name] = objectJsonSchema(kls, defs);
@@ -166,7 +167,7 @@ function objectJsonSchema(kls: AnyModelClass, defs: Record<string, JsonSchema>):
     if (!isExcluded(info)) properties[key] = fieldJsonSchema(info, defs);
   }
   // Serialization mode: every field that is written out is always present, so all are required.
-  return { type: 'object', title: kls.name, properties, required: Object.keys(properties), additionalProperties: false };
+  return { type: 'object', title: className(kls), properties, required: Object.keys(properties), additionalProperties: false };
 }
 
 /** JSON schema of a model's serialized form (excluded fields left out, all others required). */
@@ -185,7 +186,8 @@ export interface Serializable {
  * the class a `jsonSchema()` that describes exactly that output. Works as a standard decorator,
  * a legacy decorator, or a plain call `serialization(Out)`.
  */
-export function serialization<C extends AnyModelClass>(kls: C, _context?: unknown): C {
+export function serialization<C extends AnyModelClass>(kls: C, context?: unknown): C {
+  nameFromDecoratorContext(kls, context); // a standard decorator knows the class name as written
   Object.defineProperty(kls.prototype, 'toJSON', {
     value(this: Record<string, unknown>) {
       return toPlain(this);

@@ -31,6 +31,11 @@ export interface PageRequest {
   /** A published order profile name and its direction, for loaders that support ordering. */
   order?: string;
   direction?: 'ASC' | 'DESC';
+  /**
+   * The target's fields the caller will read, sorted (column pruning); absent: all of them. A
+   * loader may return more; the SQL integration reads just these plus the keys it needs.
+   */
+  fields?: readonly string[];
 }
 
 export interface Page<V = unknown> {
@@ -47,6 +52,15 @@ export type PageLoadFn<K = any, V = any> = (
   context?: Record<string, unknown>,
 ) => Promise<Page<V>[]>;
 
+/**
+ * A relationship whose loader can read only some fields of its targets (the SQL integration's):
+ * `loaderFor(fields)` is the loader for that sorted field list, the same reference for the
+ * same list, so a run keeps one DataLoader (and cache) per list.
+ */
+export interface FieldSelectingRelationship {
+  loaderFor(fields: readonly string[]): LoaderRef;
+}
+
 export interface RelationshipOptions {
   /** Field on this entity holding the key passed to the loader. */
   fk: string;
@@ -54,8 +68,12 @@ export interface RelationshipOptions {
   /** Unique per entity: the GraphQL field name and the AutoLoad lookup key. */
   name: string;
   loader?: LoaderRef;
-  /** Transform applied to the FK value before loading. */
-  fkFn?: (value: unknown) => unknown;
+  /**
+   * Transform applied to the FK value before loading. Declared as a method so a callback typed
+   * for the field (`(id: number) => String(id)`) is accepted: the relationship cannot know the
+   * field's type, and an untyped callback's parameter is `unknown`.
+   */
+  fkFn?(value: unknown): unknown;
   /** Value used when the FK is null or undefined (no load happens). */
   fkNoneDefault?: unknown;
   fkNoneDefaultFactory?: () => unknown;

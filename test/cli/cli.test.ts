@@ -10,13 +10,13 @@ describe('ergraph --help', () => {
   it('lists every command', async () => {
     const cli = spawnCli(['--help']);
     expect(await cli.exit()).toBe(0);
-    for (const command of ['serve', 'mcp', 'demo', 'doctor']) expect(cli.stdout()).toMatch(new RegExp(`^  ergraph ${command} `, 'm'));
+    for (const command of ['serve', 'mcp', 'demo', 'doctor', 'schema', 'compat']) expect(cli.stdout()).toMatch(new RegExp(`^  ergraph ${command} `, 'm'));
   }, 30_000);
 
   it('exits 2 on an unknown command or none', async () => {
     const unknown = await run(['deploy']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Run ergraph --help for usage.');
+    expect(unknown.stderr).toMatch(/^ergraph: .* \(run ergraph --help for usage\)\n$/);
     expect((await run([])).code).toBe(2);
   });
 });
@@ -30,7 +30,7 @@ describe('ergraph demo', () => {
     const data = mkdtempSync(join(tmpdir(), 'ergraph-demo-'));
     const cli = spawnCli(['demo', '--port', '0'], { env: { ...process.env, DATABASE_URL: '', DEMO_DATA_DIR: join(data, 'pglite') } });
     try {
-      const [, url] = await cli.waitFor(/GraphiQL: (http:\/\/localhost:\d+\/graphql)/, 90_000);
+      const [, url] = await cli.waitFor(/GraphiQL: (http:\/\/127\.0\.0\.1:\d+\/graphql)/, 90_000);
       const response = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
       expect(await response.json()).toMatchObject({ data: { __typename: 'Query' } });
     } finally {

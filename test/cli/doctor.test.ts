@@ -91,6 +91,18 @@ describe('ergraph doctor', () => {
     expect(missing.code).toBe(1);
   }, 30_000);
 
+  it('warns about page orders whose index the Drizzle schema lacks, naming the index to create', async () => {
+    const { code, stdout } = await run(['doctor', '--app', 'test/cli/fixtures/sql-apps.ts', '--timeout', '1000'], { env: withoutDatabaseUrl() });
+    expect(stdout).toContain('✓ app blog: schema and ER diagram validate');
+    expect(stdout).toContain(
+      '! app blog: 1 of 2 page orders have no index in the Drizzle schema (each page then sorts every child of its parent)\n' +
+        '    posts.comments: CREATE INDEX ON "comments" ("post_id", "created_at" ASC, "id" ASC)\n',
+    );
+    expect(stdout).not.toContain('authors.posts'); // posts_by_author serves it
+    expect(stdout.endsWith('no problems found\n')).toBe(true); // a warning, not a failure
+    expect(code).toBe(0);
+  }, 30_000);
+
   it('exits 1 when DATABASE_URL names a server that does not answer', async () => {
     const { code, stdout } = await run(['doctor', '--timeout', '1000'], { env: { DATABASE_URL: 'postgres://app@127.0.0.1:1/app' } });
     expect(stdout).toContain('✗ no PostgreSQL server answers at DATABASE_URL postgres://app@127.0.0.1:1/app\n');

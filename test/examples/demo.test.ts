@@ -4,9 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
-import { createApp, DEMO_QUERY } from '../../examples/demo/app.js';
+import { createApp, DEMO_QUERY, DEMO_V5_QUERY } from '../../examples/demo/app.js';
 import { openDatabase, type DemoDatabase } from '../../examples/demo/database.js';
-import { buildGraph } from '../../examples/demo/graph.js';
+import { buildGraph, DEMO_MUTATION } from '../../examples/demo/graph.js';
 import { ensureSeeded } from '../../examples/demo/seed.js';
 
 // A tenth of the demo's rows: the same code paths, seeded in a fraction of the time.
@@ -115,6 +115,27 @@ describe('the demo service, in-process', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/task_service/myTasks', '/api/task_service/addComment']));
   });
 
+  it('has mutations a newcomer can try: the one the landing page shows, and setStatus', async () => {
+    expect(await (await app.request('/')).text()).toContain('Task { create(title: &quot;Try ergraph&quot;)');
+    const created = await post(DEMO_MUTATION);
+    expect(created.errors).toBeNull();
+    const task = created.data!.Task.create;
+    expect(task).toMatchObject({ title: 'Try ergraph', status: 'todo', project: { name: expect.any(String) } });
+    const moved = await post(`mutation { Task { setStatus(id: ${task.id}, status: done) { id status } } }`);
+    expect(moved).toEqual({ data: { Task: { setStatus: { id: task.id, status: 'done' } } }, errors: null });
+    const nowhere = await post('mutation { Task { create(title: "x", projectId: 999999) { id } } }');
+    expect(JSON.stringify(nowhere.errors)).toContain('project 999999 does not exist');
+  });
+
+  it('opens GraphiQL on /graphql/v5 on a v5 example that runs', async () => {
+    const html = await (await app.request('/graphql/v5', { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain(JSON.stringify(DEMO_V5_QUERY).replace(/</g, '\\u003c'));
+    const v5 = (await (await call('/graphql/v5', { query: DEMO_V5_QUERY })).json()) as { data: Record<string, unknown[]>; errors?: unknown };
+    expect(v5.errors ?? null).toBeNull();
+    expect(v5.data.userGetAll).toHaveLength(3);
+    expect(v5.data.projectSearch!.length).toBeGreaterThan(0);
+  });
+
   it('serves the v5 flat schema over the same executor, announcing its deprecation', async () => {
     const v5 = await call('/graphql/v5', { query: '{ projectGetAll(limit: 2) { id name } }' });
     expect(v5.status).toBe(200);
@@ -135,6 +156,13 @@ describe('the demo service, in-process', () => {
       const result = listed.structuredContent as { success: boolean; data: { name: string }[] };
       expect(result.success).toBe(true);
       expect(result.data.map((e) => e.name)).toEqual(expect.arrayContaining(['Project.getAll', 'Project.search']));
+      // The graphql_mutation tool's own description shows an example; it must run on the demo.
+      const { tools } = await client.listTools();
+      const example = /(mutation \{.*\}\s*\})/.exec(tools.find((t) => t.name === 'graphql_mutation')!.description!)![1]!;
+      const ran = await client.callTool({ name: 'graphql_mutation', arguments: { app_name: 'demo', mutation: example } });
+      const answer = ran.structuredContent as { success: boolean; data: { Task: { create: { id: number } } } };
+      expect(answer.success, JSON.stringify(ran.structuredContent)).toBe(true);
+      expect(answer.data.Task.create.id).toBeGreaterThan(0);
     } finally {
       await client.close();
       await new Promise((resolve) => server.close(resolve));

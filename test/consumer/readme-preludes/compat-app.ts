@@ -1,0 +1,2 @@
+import { compatApp, type CompatHandler } from 'ergraph/compat';
+declare const compat: CompatHandler;

@@ -1,0 +1,10 @@
+import { serve } from '@hono/node-server';
+import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { ErDiagram, GraphQLHandler, BatchPageConfig, PageOrder, OrderTerm } from 'ergraph';
+import { tableModel } from 'ergraph/orm';
+import { buildFederableApp, RemoteRelationship, RemoteService } from 'ergraph/federation';
+const reviews = pgTable('reviews', { id: integer('id').primaryKey(), productId: integer('product_id').notNull(), rating: integer('rating').notNull(), postedAt: timestamp('posted_at') });
+const products = pgTable('products', { id: integer('id').primaryKey(), name: text('name').notNull() });
+declare const db: PgDatabase<PgQueryResultHKT>;
+declare const diagram: ErDiagram;

@@ -20,6 +20,7 @@ import type { Timings } from '../resolver/tracing.js';
 import { DocumentCache } from './document-cache.js';
 import { defaultExecutor, PreparedDocument, runDocument, type ExecutorKind } from './engine.js';
 import { createRun } from './run.js';
+import { adoptForeignContexts } from './foreign.js';
 import { buildExecutableSchema, type BuiltSchema, type SchemaContribution } from './schema.js';
 import { groupedValidationRules } from './validation.js';
 import { recordOperation } from '../telemetry/metrics.js';
@@ -144,7 +145,20 @@ export class GraphQLHandler {
         }
       }
     }
-    this.built = buildExecutableSchema(this.diagram, this.options);
+    this.built = this.build([]);
+  }
+
+  private build(contributions: readonly SchemaContribution[]): BuiltSchema {
+    const built = buildExecutableSchema(this.diagram, this.options, contributions);
+    // For executors other than ours, which pass their own context (see foreign.ts).
+    adoptForeignContexts(built.schema, (context) =>
+      createRun(this.diagram, context, {
+        fromAttributes: this.options.enableFromAttributeInTypeAdapter ?? false,
+        resultTypes: built.resultTypes,
+        budget: this.options.limits,
+      }),
+    );
+    return built;
   }
 
   get schema(): GraphQLSchema {
@@ -153,7 +167,7 @@ export class GraphQLHandler {
 
   /** Rebuild the schema with extra contributions (e.g. federation's remote fields and roots). */
   extendSchema(contributions: readonly SchemaContribution[]): void {
-    this.built = buildExecutableSchema(this.diagram, this.options, contributions);
+    this.built = this.build(contributions);
     this.documents.clear();
   }
 

@@ -31,6 +31,11 @@ export interface Run {
   readonly trace: RunTrace;
 }
 
+const runs = new WeakSet<object>();
+
+/** Whether `value` is a run made by `createRun` (and not a context some other executor passes). */
+export const isRun = (value: unknown): value is Run => typeof value === 'object' && value !== null && runs.has(value);
+
 export function createRun(
   diagram: ErDiagram,
   context: Record<string, unknown> | undefined,
@@ -56,6 +61,7 @@ export function createRun(
     budget: new Budget(options.budget),
     trace,
   };
+  runs.add(run);
   return run;
 }
 

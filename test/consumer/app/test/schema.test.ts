@@ -19,3 +19,8 @@ it('runs queries through handler.execute', async () => {
   const result = await handler.execute('{ User { getAll(limit: 1) { name } } }');
   expect(result).toEqual({ data: { User: { getAll: [{ name: 'Ada' }] } }, errors: null });
 });
+
+it('executes handler.schema with graphql() and a context of its own, as Yoga or Apollo Server would', async () => {
+  const result = await graphql({ schema: handler.schema, source: '{ User { getAll(limit: 1) { name } } }', contextValue: { requestId: 1 } });
+  expect(result).toEqual({ data: { User: { getAll: [{ name: 'Ada' }] } } });
+});

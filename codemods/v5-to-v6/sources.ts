@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { groupsOf } from '../../compat/flat-index.js';
@@ -75,6 +75,18 @@ async function fromGraphQLConfig(cwd: string): Promise<{ schema: GraphQLSchema; 
 }
 
 type Loader = (file: string) => Promise<Record<string, unknown>>;
+
+/**
+ * The folder of the nearest package.json at or above `cwd`: the overlay copies from there, so the
+ * migrated modules keep their package's `"type"` and find its node_modules (a run from a
+ * subfolder without a package.json of its own otherwise loads ESM sources as CommonJS).
+ */
+function projectRoot(cwd: string): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
 
 /**
  * tsx loads the user's TypeScript modules (and plain JavaScript) from the installed binary. Its
@@ -200,7 +212,7 @@ export async function findV6Schema(
   }
   if (candidates.length === 0) return undefined;
   const load = await tsLoader();
-  const overlay = changed && !sources.app ? createOverlay(cwd, texts) : undefined;
+  const overlay = changed && !sources.app ? createOverlay(projectRoot(cwd), texts) : undefined;
   try {
     const found: { name: string; schema: GraphQLSchema }[] = [];
     const from: string[] = [];

@@ -79,11 +79,14 @@ else
   echo "   without the alias: 'from another module or realm' (as the README says); with it: passes"
 fi
 
-step "(d) ergraph-migrate upgrade --from 3 --to 5.5 on v3 code (the code steps), then tsc on the result"
+step "(d) ergraph-migrate upgrade --to 6 on v3 code (start version detected, the migrated graph loaded), then tsc on the result"
 mkdir -p old/src && cp "$here/old-api/models.ts.txt" old/src/models.ts && cd old
 # As a user's project is: under git, committed, so the CLI's review-and-revert guard is satisfied.
 git init -q && git add -A && git -c user.name=consumer -c user.email=consumer@example.invalid commit -qm "v3 app"
-npx ergraph-migrate upgrade --from 3 --to 5.5 src --report ../migration.md > ../migrate.log 2>&1 || { cat ../migrate.log; fail "ergraph-migrate"; }
+npx ergraph-migrate upgrade --to 6 src --report ../migration.md > ../migrate.log 2>&1 || { cat ../migrate.log; fail "ergraph-migrate"; }
+grep -q "detected version 3" ../migrate.log || { cat ../migrate.log; fail "upgrade did not say it detected v3"; }
+# The migrated graph (in a folder without a package.json of its own) loads for the v6 schema search.
+grep -q "passed over" ../migrate.log && { cat ../migrate.log; fail "upgrade could not load the migrated module"; }
 grep -q "__relationships__" src/models.ts || { cat src/models.ts; fail "migrate left __ergraph_relationships__"; }
 cat > tsconfig.json <<JSON
 { "extends": "../tsconfig.json", "compilerOptions": { "noEmit": true, "rootDir": "." }, "include": ["src"] }

@@ -234,7 +234,8 @@ export class GraphQLHandler {
       run.budget.dispose();
     }
     const errors = result.errors?.length ? result.errors.map((e) => formatError(e, this.options.onError ?? logToConsole)) : null;
-    const timings = run.trace.end({ 'graphql.errors': errors?.length ?? 0 }, errors ? errors[0]!.message : undefined);
+    // The span is the server's: it gets the error's own text, not the masked one the client sees.
+    const timings = run.trace.end({ 'graphql.errors': errors?.length ?? 0 }, result.errors?.length ? result.errors[0]!.message : undefined);
     const response: ExecutionResponse = { data: (result.data as Record<string, unknown> | null | undefined) ?? null, errors };
     if (timings) response.extensions = { timings };
     return recordOperation(prepared.document, options.operationName, startedAt, response);

@@ -62,9 +62,18 @@ export function maskedError(error: unknown, log: ErrorLogger): { message: string
 }
 
 /** A GraphQL error as the client sees it: unchanged when meant for clients, masked otherwise. */
+/**
+ * graphql-js reports broken result contracts with plain Errors of its own (a resolver returned
+ * null for a non-null field, or no list for a list). Their text holds only schema coordinates and
+ * tells the client which field failed, so they pass; the compiled executor raises the same texts
+ * as GraphQLErrors, and both executors must answer alike.
+ */
+const EXECUTION_CONTRACT = /^(Cannot return null for non-nullable field [_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*\.|Expected Iterable, but did not find one for field "[_A-Za-z][_0-9A-Za-z]*\.[_A-Za-z][_0-9A-Za-z]*"\.)$/;
+
 export function formatError(error: GraphQLError, log: ErrorLogger): GraphQLFormattedError {
   const original = error.originalError;
   if (!original || original instanceof GraphQLError) return error.toJSON();
+  if (original.constructor === Error && EXECUTION_CONTRACT.test(original.message)) return error.toJSON();
   // A GraphQLError from another copy of graphql (a second module instance) is still meant for clients.
   if (original.name === 'GraphQLError' && 'extensions' in original) return error.toJSON();
   const masked = maskedError(original, log);

@@ -8,5 +8,5 @@ export { buildRelationship, assertPaginable, SqlRelationship } from './build.js'
 export type { BuildRelationshipOptions, ManyToMany } from './build.js';
 export { AutoQueryConfig } from './auto-query.js';
 export type { AutoQueryOptions, DiagramExtension, ExtendOptions, SessionFactory } from './auto-query.js';
-export type { SqlDatabase, OrderBy, Direction } from './types.js';
+export type { SqlDatabase, OrderBy, SqlDirection } from './types.js';
 export type { EdgeKind } from './relations.js';

@@ -5,14 +5,15 @@ import type { PgColumn, PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type SqlDatabase = PgDatabase<PgQueryResultHKT, any>;
 
-export type Direction = 'asc' | 'desc';
+/** SQL spelling of a sort direction (Drizzle's `asc()`/`desc()`); order profiles spell it `'ASC' | 'DESC'` (`Direction` in the root). */
+export type SqlDirection = 'asc' | 'desc';
 
 /** How a list relationship is ordered: a column, or a column with direction and nulls placement. */
-export type OrderBy = PgColumn | { column: PgColumn; direction?: Direction; nulls?: 'first' | 'last' };
+export type OrderBy = PgColumn | { column: PgColumn; direction?: SqlDirection; nulls?: 'first' | 'last' };
 
 export interface NormalizedOrder {
   column: PgColumn;
-  direction: Direction;
+  direction: SqlDirection;
   nulls: 'first' | 'last';
 }
 

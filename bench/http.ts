@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
+import type { BenchRow, BenchRun } from './report.js';
 
 export interface HttpBenchOptions {
   rounds?: number;
@@ -166,6 +167,33 @@ export function printHttpRows(rows: readonly HttpBenchRow[], log: (line: string)
   log('  (the demo app serves /graphql and /graphql/v5 from one process: one RSS for both)');
   log('  target: ergraph /graphql >= 1.00x the minimal server');
 }
+
+/**
+ * For `npm run bench`: the rounds sized to the budget (3 targets per round, servers start in a
+ * few seconds), one row per ergraph endpoint against the minimal server, in ms per request
+ * (1 / throughput, so the ratio reads like the other benches: lower is better).
+ */
+export const run: BenchRun = async ({ budgetMs }) => {
+  const rounds = 3;
+  const seconds = Math.max(2, Math.min(10, Math.floor((budgetMs - 15_000) / (rounds * TARGETS.length * 1000))));
+  const rows = await runHttpBench({ rounds, seconds, log: () => undefined });
+  printHttpRows(rows);
+  const minimal = rows.find((r) => r.target === 'minimal graphql-js')!;
+  return rows
+    .filter((r) => r !== minimal)
+    .map(
+      (r): BenchRow => ({
+        bench: 'http',
+        case: `${r.target}, req/s ${r.reqPerSec.toFixed(0)} vs ${minimal.reqPerSec.toFixed(0)}, p99 ${r.p99Ms} vs ${minimal.p99Ms} ms`,
+        subject: r.target,
+        subjectMs: 1000 / r.reqPerSec,
+        baseline: 'minimal Hono + graphql-js + DataLoader',
+        baselineMs: 1000 / minimal.reqPerSec,
+        target: r.target === 'ergraph /graphql' ? 1 : undefined,
+        rounds,
+      }),
+    );
+};
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const arg = (name: string) => {

@@ -78,7 +78,8 @@ function runChild(file: string, budgetMs: number, env: Record<string, string | u
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const files = readdirSync(here)
-    .filter((f) => f.endsWith('.ts') && !['run.ts', 'report.ts'].includes(f) && !f.includes('.tmp.'))
+    // http-server.ts and sql-support.ts are pieces of other benches, not benches.
+    .filter((f) => f.endsWith('.ts') && !['run.ts', 'report.ts', 'http-server.ts', 'sql-support.ts'].includes(f) && !f.includes('.tmp.'))
     .filter((f) => !only.length || only.includes(basename(f, '.ts')))
     .sort();
   const total = Number(process.env.BENCH_BUDGET_MS) || 300_000;

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { graphqlApp } from 'ergraph/http';
 import { createUseCaseRouter } from 'ergraph/usecase';
 import { createMcpServer, mcpApp } from 'ergraph/mcp';
-import { compatApp, createCompatHandler } from 'ergraph/compat';
+import { compatApp, createCompatHandler, type UsageRecorder } from 'ergraph/compat';
 import type { SqlDatabase } from 'ergraph/orm';
 import { DEMO_MUTATION, type DemoGraph } from './graph.js';
 import { demoServices } from './services.js';
@@ -70,9 +70,10 @@ export const DEMO_QUERY = `# Users, their highest-priority tasks, and each task'
 }
 `;
 
-export function createApp(graph: DemoGraph, db: SqlDatabase): Hono {
+/** `usage`: where v5 use is counted (the demo process passes one on its database; in memory otherwise). */
+export function createApp(graph: DemoGraph, db: SqlDatabase, usage?: UsageRecorder): Hono {
   const app = new Hono();
-  app.route('/', compatApp(createCompatHandler(graph.handler), { path: '/graphql/v5', defaultQuery: DEMO_V5_QUERY }));
+  app.route('/', compatApp(createCompatHandler(graph.handler, usage ? { usage } : {}), { path: '/graphql/v5', defaultQuery: DEMO_V5_QUERY }));
   app.route('/', graphqlApp(graph.handler, { path: '/graphql', defaultQuery: DEMO_QUERY }));
   app.route('/', createUseCaseRouter(demoServices(db, graph)));
   const apps = [{ name: 'demo', handler: graph.handler, description: 'Users, projects, tasks, comments and tags' }];

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
+import { createUsageRecorder, sqlUsageStore } from 'ergraph/compat';
 import { createApp } from './app.js';
 import { openDatabase, type DemoDatabase } from './database.js';
 import { buildGraph } from './graph.js';
@@ -59,7 +60,9 @@ try {
   fail(error instanceof DataDirBusyError ? error.message : `cannot open the database: ${(error as Error).message}`);
 }
 const seeded = await ensureSeeded(database!.db);
-const app = createApp(buildGraph(database!.db), database!.db);
+// v5 use is counted in the demo's own database, so the retirement report survives restarts.
+const usage = createUsageRecorder(sqlUsageStore(database!.db, { description: database!.description }));
+const app = createApp(buildGraph(database!.db), database!.db, usage);
 
 let closing = false;
 async function stop(code: number) {
@@ -67,6 +70,7 @@ async function stop(code: number) {
   closing = true;
   server.close();
   server.closeAllConnections?.(); // keep-alive browser connections must not hold the exit
+  await usage.close(); // writes the counts of the last flush window
   // PGlite must close cleanly (it flushes its data directory) before the process ends.
   await database.close().catch((error: Error) => console.error(`ergraph demo: closing the database: ${error.message}`));
   process.exit(code);

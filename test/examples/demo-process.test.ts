@@ -79,6 +79,12 @@ describe('npm run demo, as processes', () => {
       body: JSON.stringify({ taskId: created.data.Task.create.id, body: 'still here after a restart' }),
     });
     expect(comment.status).toBe(200);
+    const v5 = await fetch(`${base}/graphql/v5`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-name': 'demo-test' },
+      body: JSON.stringify({ query: '{ userGetAll(limit: 1) { id } }' }),
+    });
+    expect(v5.status).toBe(200);
 
     const second = npmDemo(dataDir, ['--port', '0']);
     expect(await second.exited).toBe(1);
@@ -101,6 +107,11 @@ describe('npm run demo, as processes', () => {
       }),
     }).then((r) => r.json() as Promise<{ data: { Task: { byId: { title: string; comments: { items: unknown[] } } } } }>);
     expect(read.data.Task.byId).toEqual({ title: 'Try ergraph', comments: { items: [{ body: 'still here after a restart', author: { id: 2 } }] } });
+    // v5 use counted before the restart was written at shutdown and is in the report after it.
+    const report = (await fetch(`${base2}/graphql/v5/usage`, { headers: { accept: 'application/json' } }).then((r) => r.json())) as {
+      fields: { coordinate: string; clients: { client: string; count: number }[] }[];
+    };
+    expect(report.fields.find((f) => f.coordinate === 'Query.userGetAll')?.clients).toEqual([expect.objectContaining({ client: 'demo-test', count: 1 })]);
     again.child.kill('SIGINT');
     await again.exited;
   }, 120_000);

@@ -79,6 +79,14 @@ export function model<S extends z.ZodRawShape>(shape: S): ModelClass<S> {
     static parse(this: AnyModelClass, data: unknown) {
       return new (this as unknown as new (d: unknown) => unknown)(this.schema.parse(data));
     }
+    // The data an instance was made from (hidden keys and FKs the shape leaves out are read from
+    // it). A private field behind a prototype getter: as cheap as a plain property, yet not
+    // enumerable and never copied; Object.defineProperty per instance cost about a tenth of
+    // building a 6,000-row page.
+    #source: object | undefined;
+    get [SOURCE](): object | undefined {
+      return #source in this ? this.#source : undefined;
+    }
     constructor(data?: object) {
       const source = (data ?? {}) as Record<string, unknown>;
       const self = this as unknown as Record<string | symbol, unknown>;
@@ -89,7 +97,7 @@ export function model<S extends z.ZodRawShape>(shape: S): ModelClass<S> {
         }
         self[key] = convert(info, value);
       }
-      Object.defineProperty(this, SOURCE, { value: data, enumerable: false, writable: true });
+      this.#source = data;
     }
   }
   return Model as unknown as ModelClass<S>;

@@ -44,6 +44,8 @@ export class RequestError extends Error {
     readonly status: 400 | 404 | 405 | 406 | 410 | 413 | 415,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The error's `extensions` in the response body (e.g. `{ code: 'BAD_USER_INPUT' }`). */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -164,10 +166,12 @@ export function mountGraphQL(app: Hono, endpoint: GraphQLEndpoint, options: Grap
   const respond = (c: Context, type: string, status: number, body: unknown, headers: Record<string, string> = {}) =>
     c.body(JSON.stringify(body), status as 200, { ...headersOf(c), 'content-type': `${type}; charset=utf-8`, ...headers });
 
-  const refuse = (c: Context, type: string, error: RequestError) =>
+  const refuse = (c: Context, type: string, error: RequestError) => {
+    const errors = [error.extensions ? { message: error.message, extensions: error.extensions } : { message: error.message }];
     // application/json clients get the `{ data, errors }` shape; GraphQL-over-HTTP says a request
     // that never reached execution has no `data` entry in application/graphql-response+json.
-    respond(c, type, error.status, type === JSON_TYPE ? { data: null, errors: [{ message: error.message }] } : { errors: [{ message: error.message }] }, error.headers);
+    return respond(c, type, error.status, type === JSON_TYPE ? { data: null, errors } : { errors }, error.headers);
+  };
 
   const answer = (c: Context, type: string, result: GraphQLHttpResult) => {
     const { requestError: _, ...body } = result;

@@ -47,14 +47,14 @@ export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions 
   return {
     // The same cached parse (and limits) as execution: a document it cannot read never runs.
     operationKind(params) {
-      const resolution = compat.persisted.resolve(params.query, params.extensions);
+      const resolution = compat.persisted.resolve(params.query, params.extensions, params.documentId);
       // A persisted-query error is answered by `execute`, with its own status.
       return resolution.kind === 'error' ? undefined : compat.operationKind(queryOf(resolution.query), params.operationName);
     },
     async execute(params, c) {
       const context = options.context ? await options.context(c) : undefined;
       // Checked here for the HTTP status, and again by the handler without an await between.
-      const resolution = compat.persisted.resolve(params.query, params.extensions);
+      const resolution = compat.persisted.resolve(params.query, params.extensions, params.documentId);
       if (resolution.kind === 'error') {
         const error = { message: resolution.message, extensions: { code: resolution.code } };
         // A hash that does not match its document is a bad request; "not found" and "not
@@ -69,6 +69,7 @@ export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions 
         context,
         client: c.req.header(clientHeader)?.trim().slice(0, 100) || undefined,
         extensions: params.extensions,
+        documentId: params.documentId,
       });
       return deprecations.length > 0 ? { ...response, extensions: { deprecations } } : response;
     },

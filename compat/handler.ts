@@ -34,6 +34,8 @@ export interface ExecuteOptions {
   client?: string;
   /** The request's `extensions` (e.g. `persistedQuery`), as the HTTP layer received them. */
   extensions?: Record<string, unknown> | null;
+  /** A persisted document's id sent instead of `query` (`documentId`, or a Relay client's `doc_id`). */
+  documentId?: string | null;
 }
 
 export interface ExecutionResponse {
@@ -263,7 +265,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
   }
 
   async function run(sent: string | undefined, opts: ExecuteOptions): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }> {
-    const resolution = persisted.resolve(sent, opts.extensions);
+    const resolution = persisted.resolve(sent, opts.extensions, opts.documentId);
     if (resolution.kind === 'error')
       return { response: failure([{ message: resolution.message, extensions: { code: resolution.code } }]), deprecations: [] };
     const query = resolution.query;

@@ -49,7 +49,11 @@ export type PersistedResolution =
 export type PersistedErrorCode = 'PERSISTED_QUERY_NOT_FOUND' | 'PERSISTED_QUERY_NOT_SUPPORTED' | 'BAD_USER_INPUT';
 
 export interface PersistedQueries {
-  resolve(query: string | undefined, extensions: Record<string, unknown> | null | undefined): PersistedResolution;
+  /**
+   * The document a request stands for: its `query`; else the APQ hash in `extensions`; else
+   * `documentId` (a Relay client's `doc_id`), looked up in the mapping and the APQ store.
+   */
+  resolve(query: string | undefined, extensions: Record<string, unknown> | null | undefined, documentId?: string | null): PersistedResolution;
   /** Keeps a checked document under its hash (call once it parsed and validated). */
   register(hash: string, query: string): void;
   /** Documents registered through APQ, and their estimated bytes. */
@@ -150,9 +154,15 @@ export function persistedQueries(options: PersistedQueryOptions | false = {}): P
   const mapped = opts.mapping === undefined ? new Map<string, string>() : loadPersistedMapping(opts.mapping);
   const store = new BoundedStore(opts.maxEntries ?? DEFAULT_PERSISTED_ENTRIES, opts.maxBytes ?? DEFAULT_PERSISTED_BYTES);
   return {
-    resolve(query, extensions) {
+    resolve(query, extensions, documentId) {
       const persisted = extensions?.persistedQuery;
-      if (persisted === undefined || persisted === null) return { kind: 'none', query };
+      if ((persisted === undefined || persisted === null) && (query !== undefined || !documentId)) return { kind: 'none', query };
+      if (persisted === undefined || persisted === null) {
+        if (!enabled) return error('PERSISTED_QUERY_NOT_SUPPORTED', 'PersistedQueryNotSupported');
+        // `sha256:<hex>` is how GraphQL over HTTP's persisted documents spell a hash.
+        const found = mapped.get(documentId!) ?? store.get(documentId!.replace(/^sha256:/, '').toLowerCase());
+        return found === undefined ? error('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound') : { kind: 'found', query: found };
+      }
       if (!enabled) return error('PERSISTED_QUERY_NOT_SUPPORTED', 'PersistedQueryNotSupported');
       if (!isObject(persisted) || persisted.version !== 1)
         return error('PERSISTED_QUERY_NOT_SUPPORTED', 'Unsupported persisted query version: this endpoint knows version 1');

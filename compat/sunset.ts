@@ -108,6 +108,7 @@ interface RequestedOperation {
   query?: string;
   operationName?: string;
   extensions?: Record<string, unknown>;
+  documentId?: string;
 }
 
 function extensionsOf(value: unknown): Record<string, unknown> | undefined {
@@ -123,15 +124,22 @@ function extensionsOf(value: unknown): Record<string, unknown> | undefined {
 
 async function requestedOperation(c: Context): Promise<RequestedOperation> {
   if (c.req.method === 'GET')
-    return { query: c.req.query('query'), operationName: c.req.query('operationName'), extensions: extensionsOf(c.req.query('extensions')) };
+    return {
+      query: c.req.query('query'),
+      operationName: c.req.query('operationName'),
+      extensions: extensionsOf(c.req.query('extensions')),
+      documentId: c.req.query('documentId') ?? c.req.query('doc_id'),
+    };
   try {
     const text = await boundedBody(c.req.raw.body, MAX_HINT_BODY);
     if (text === undefined) return {};
-    const body = JSON.parse(text) as { query?: unknown; operationName?: unknown; extensions?: unknown };
+    const body = JSON.parse(text) as { query?: unknown; operationName?: unknown; extensions?: unknown; documentId?: unknown; doc_id?: unknown };
+    const documentId = body?.documentId ?? body?.doc_id;
     return {
       query: typeof body?.query === 'string' ? body.query : undefined,
       operationName: typeof body?.operationName === 'string' ? body.operationName : undefined,
       extensions: extensionsOf(body?.extensions),
+      documentId: typeof documentId === 'string' ? documentId : undefined,
     };
   } catch {
     return {};
@@ -160,7 +168,7 @@ export function sunsetGate(
     if ((!gone && !brownout) || exempt.has(clientName(c.req.header(clientHeader)))) return next();
     const requested = await requestedOperation(c);
     // A client sending only a persisted id is told what replaces its fields as well.
-    const resolution = compat.persisted?.resolve(requested.query, requested.extensions);
+    const resolution = compat.persisted?.resolve(requested.query, requested.extensions, requested.documentId);
     const query = resolution && resolution.kind !== 'error' ? resolution.query : requested.query;
     const deprecations = query ? compat.deprecationsOf(query, requested.operationName) : [];
     const sunsetText = sunset !== null ? dateText(sunset) : null;

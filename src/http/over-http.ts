@@ -23,6 +23,12 @@ export interface GraphQLRequestParams {
   operationName: string | null;
   /** The request's `extensions` (e.g. `persistedQuery`), passed through to the endpoint. */
   extensions: Record<string, unknown> | null;
+  /**
+   * A persisted document's id: `documentId` (GraphQL over HTTP's persisted documents) or `doc_id`
+   * (what Relay clients send). The layer only reads it; an endpoint that knows no ids refuses
+   * the request for lack of a query.
+   */
+  documentId: string | null;
 }
 
 /** What an endpoint answers for one request. */
@@ -123,8 +129,14 @@ function jsonParameter(name: string, value: unknown, fromQueryString: boolean): 
 export function readParams(raw: Record<string, unknown>, fromQueryString: boolean): GraphQLRequestParams {
   const { query, operationName } = raw;
   const extensions = jsonParameter('extensions', raw.extensions, fromQueryString);
+  const documentId = raw.documentId ?? raw.doc_id;
+  if (documentId !== undefined && documentId !== null && (typeof documentId !== 'string' || documentId === '')) {
+    throw new RequestError(400, `'${raw.documentId !== undefined ? 'documentId' : 'doc_id'}' must be a non-empty string`);
+  }
   if (query !== undefined && query !== null && typeof query !== 'string') throw new RequestError(400, "The request needs a 'query' string");
-  if ((typeof query !== 'string' || query.trim() === '') && !extensions) throw new RequestError(400, "The request needs a 'query' string");
+  if ((typeof query !== 'string' || query.trim() === '') && !extensions && typeof documentId !== 'string') {
+    throw new RequestError(400, "The request needs a 'query' string");
+  }
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw new RequestError(400, "'operationName' must be a string or null");
   }
@@ -133,6 +145,7 @@ export function readParams(raw: Record<string, unknown>, fromQueryString: boolea
     variables: jsonParameter('variables', raw.variables, fromQueryString),
     operationName: operationName || null,
     extensions,
+    documentId: typeof documentId === 'string' ? documentId : null,
   };
 }
 

@@ -168,6 +168,20 @@ describe('compat endpoint: old ids from the ergraph-migrate mapping', () => {
     expect(viaPost.body.data).toEqual({ taskComplete: { id: 1, status: 'DONE' } });
   });
 
+  it("serves old Relay ids sent as Relay clients send them (doc_id), and as GraphQL over HTTP's documentId", async () => {
+    const { post, get } = await endpoint({ persisted: { mapping: RELAY_MAP } });
+    const relay = await post({ doc_id: '0f3c4b2e5d1a6978b8c9d0e1f2a3b4c5', variables: { id: 2 } });
+    expect(relay.status).toBe(200);
+    expect(relay.body.data).toEqual({ taskById: { id: 2, title: expect.any(String) } });
+    const viaGet = await get({ documentId: '0f3c4b2e5d1a6978b8c9d0e1f2a3b4c5', variables: { id: 2 } });
+    expect(viaGet.body.data).toEqual(relay.body.data);
+    const unknown = await post({ doc_id: 'ffffffffffffffffffffffffffffffff' });
+    expect(unknown.body.errors).toEqual([{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }]);
+    // A document registered through APQ is reachable by `sha256:<hash>` too.
+    await post({ query: USERS, extensions: apq(sha256(USERS)) });
+    expect((await post({ documentId: `sha256:${sha256(USERS)}` })).body.data).toEqual(NAMES);
+  });
+
   it('names the v6 replacements of a mapped id in a brownout, as it does for a sent document', async () => {
     const compat = createCompatHandler(createV6Handler(), { persisted: { mapping: RELAY_MAP } });
     const app = compatApp(compat, { brownoutShare: 1 });

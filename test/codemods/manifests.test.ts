@@ -5,7 +5,8 @@
  * fixture's expected tree and, independently, against the v6 schema and sha256 itself.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ const CASE = join(FIXTURES, 'v5-to-v6', 'manifests');
 const SCHEMA_FILE = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
 const schema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 const APOLLO = 'persisted-query-manifest.json';
 const RELAY = 'relay/persisted_queries.json';
 
@@ -226,5 +228,23 @@ describe('v5-to-v6 on persisted-query manifests', () => {
     expect(out).toMatch(/^manual: persisted-query-manifest\.json:35:5 \[v5-to-v6\] persisted operation Mixed/m);
     expect(existsSync(join(dir, 'persisted-query-manifest.v6-map.json'))).toBe(false);
     expect(readTree(dir).get(APOLLO)).toBe(readTree(join(CASE, 'input')).get(APOLLO));
+  });
+
+  it('bin/ergraph-migrate v5-to-v6 writes the manifests and mappings in a clean git tree and reports them', () => {
+    const dir = copyInput();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'input');
+    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', '.', '--schema', SCHEMA_FILE, '--report', 'migration.md'], { cwd: dir, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^manifest: relay\/persisted_queries\.json \(Relay persisted queries map\): 2 of 3 operations rewritten, ids kept/m);
+    const tree = readTree(dir);
+    const report = tree.get('migration.md')!;
+    tree.delete('migration.md');
+    for (const file of [...tree.keys()]) if (file.startsWith('.git/')) tree.delete(file);
+    expect(tree).toEqual(readTree(join(CASE, 'expected')));
+    expect(report).toContain('## Persisted-query manifests');
+    expect(report).toContain('| `persisted-query-manifest.json:35:5` | v5-to-v6 | persisted operation Mixed');
   });
 });

@@ -16,12 +16,12 @@
  * needs the v5 document, not the v6 one). Only string values change, in place: everything else in
  * the file (key order, spacing, other operations) stays byte-identical.
  */
-import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { GraphQLError, Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { lineColumn, ts } from '../lib/parse.js';
 import { ParseError, type CompanionFile, type ManifestFormat, type ManifestSummary, type ManualItem, type TransformResult } from '../types.js';
+import { sha256Hex, type PersistedMappingEntry } from '../../compat/persisted.js';
 import { chooseSchema, selectsRootFields } from './choose.js';
 import { describeMove, rewriteDocument } from './document.js';
 
@@ -29,25 +29,14 @@ export type { ManifestFormat, ManifestSummary, CompanionFile };
 
 export const APOLLO_MANIFEST_FORMAT = 'apollo-persisted-query-manifest';
 
-/** One line of the mapping file: old id → what replaces it. */
-export interface PersistedMappingEntry {
-  /** The id v6 clients send (Apollo: sha256 of `body`; Relay: the old id, kept). */
-  id: string;
-  /** The v6 document. */
-  body: string;
-  /** The v5 document the old id stood for: what the compat endpoint runs for old clients. */
-  v5Body: string;
-}
-
-export type PersistedMapping = Record<string, PersistedMappingEntry>;
-
-export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+// The mapping's entries are `compat/persisted.ts`'s `PersistedMappingEntry`: the file this step
+// writes is the file the compat endpoint reads, so its shape is declared once, by the reader.
+export type { PersistedMapping, PersistedMappingEntry } from '../../compat/persisted.js';
+export { sha256Hex };
 
 /** `persisted-query-manifest.json` → `persisted-query-manifest.v6-map.json`, in the same directory. */
 export function mappingFileOf(manifest: string): string {
-  const name = basename(manifest).replace(/\.json$/i, '');
-  const dir = dirname(manifest);
-  return dir === '.' && !manifest.startsWith('.') ? `${name}.v6-map.json` : join(dir, `${name}.v6-map.json`);
+  return join(dirname(manifest), `${basename(manifest).replace(/\.json$/i, '')}.v6-map.json`);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -164,7 +153,7 @@ export function applyToManifest(
   const notForThisApi: ManualItem[] = [];
   const notes: string[] = [];
   const edits: Edit[] = [];
-  const mapping: PersistedMapping = {};
+  const mapping: Record<string, PersistedMappingEntry> = {};
   const mapped = new Set<string>();
   for (const op of operations) {
     const where = lineColumn(sf, op.at.getStart(sf));

@@ -50,11 +50,12 @@ function copyInput(): string {
   return dir;
 }
 
-const migrate = (cwd: string, extra: { dryRun?: boolean; withSchema?: boolean } = {}) =>
+const migrate = (cwd: string, extra: { dryRun?: boolean; withSchema?: boolean; workers?: number } = {}) =>
   runMigration({
     transforms: ['v5-to-v6'],
     paths: ['.'],
     cwd,
+    workers: extra.workers ?? 0,
     dryRun: extra.dryRun,
     gitignore: false,
     options: extra.withSchema === false ? {} : { schema },
@@ -85,6 +86,13 @@ describe('v5-to-v6 on persisted-query manifests', () => {
       ['persisted-query-manifest.v6-map.json', APOLLO],
       ['relay/persisted_queries.v6-map.json', RELAY],
     ]);
+  });
+
+  it('produces the same tree through worker threads', async () => {
+    const dir = copyInput();
+    const report = await migrate(dir, { workers: 1 });
+    expect(report.summary.errors).toBe(0);
+    expect(readTree(dir)).toEqual(readTree(join(CASE, 'expected')));
   });
 
   it('gives Apollo operations the sha256 of their new body, and v6 bodies that validate', async () => {

@@ -13,7 +13,7 @@ import { detectVersion } from './detect.js';
 import { findTransform, KNOWN_VERSIONS, knownVersion, transforms, upgradePath } from './registry.js';
 import { collectFiles } from './runner/files.js';
 import { changedSince, commitFiles, dirtyWorkTrees, outsideGit } from './runner/git.js';
-import { summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
+import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
 import type { Transform, TransformOptions } from './types.js';
 import { SchemaLoadError } from './v5-to-v6/schema.js';
@@ -89,6 +89,8 @@ function print(report: MigrationReport, args: RunArgs, io: CliIO): void {
   for (const s of report.skipped) io.stderr.write(`skipped: ${s.file}: ${s.reason}\n`);
   for (const f of report.files) {
     if (f.error) io.stderr.write(`error: ${f.error} (left unchanged)\n`);
+    const manifest = manifestLine(f, args.dryRun);
+    if (manifest) io.stdout.write(`manifest: ${manifest}\n`);
     for (const m of f.manual) io.stdout.write(`manual: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);
     for (const m of f.pending) io.stdout.write(`pending: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);
     for (const m of f.notForThisApi) io.stdout.write(`not for this API: ${f.file}:${m.line}:${m.column} (left alone)\n`);

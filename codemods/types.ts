@@ -31,6 +31,32 @@ export interface TransformResult {
   pending?: ManualItem[];
   /** GraphQL documents left alone because none of their root fields belong to the given schema. */
   notForThisApi?: ManualItem[];
+  /** Files the runner writes beside this one (v5-to-v6: a manifest's old id → new document mapping). */
+  companions?: CompanionFile[];
+  /** Set when the file is a persisted-query manifest: what the step did to it. */
+  manifest?: ManifestSummary;
+}
+
+export type ManifestFormat = 'apollo' | 'relay';
+
+/** What a run did to one persisted-query manifest, for the report. */
+export interface ManifestSummary {
+  format: ManifestFormat;
+  operations: number;
+  rewritten: number;
+  /** The mapping file (path as the transform was given the manifest's), when anything was rewritten. */
+  mapping?: string;
+}
+
+/**
+ * A JSON file the runner writes beside the one a step migrated: its keys are merged into the
+ * file's existing object (an earlier run's entries stay), and nothing is written when the
+ * migrated file is not.
+ */
+export interface CompanionFile {
+  /** Path as the step was given its file's (relative to it the same way). */
+  file: string;
+  json: Record<string, unknown>;
 }
 
 export interface TransformOptions {
@@ -78,6 +104,11 @@ export interface Transform<Fact = unknown> {
   description: string;
   /** File endings this transform reads, e.g. `['.ts', '.tsx', '.js', '.mjs', '.graphql']`. */
   extensions: readonly string[];
+  /**
+   * For files the step recognises by content (JSON manifests among other JSON files): whether it
+   * takes this one. A file no step claims is not read further nor listed in the report.
+   */
+  claims?(source: string, file: string): boolean;
   /** Options that must be set (not `undefined`) for any run; checked before any file is read. */
   requiredOptions?: readonly RequiredOption[];
   /**

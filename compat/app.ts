@@ -46,14 +46,30 @@ export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions 
   };
   return {
     // The same cached parse (and limits) as execution: a document it cannot read never runs.
-    operationKind: (params) => compat.operationKind(queryOf(params.query), params.operationName),
+    operationKind(params) {
+      const resolution = compat.persisted.resolve(params.query, params.extensions, params.documentId);
+      // A persisted-query error is answered by `execute`, with its own status.
+      return resolution.kind === 'error' ? undefined : compat.operationKind(queryOf(resolution.query), params.operationName);
+    },
     async execute(params, c) {
-      const { response, deprecations } = await compat.executeWithDeprecations(queryOf(params.query), {
+      const context = options.context ? await options.context(c) : undefined;
+      // Checked here for the HTTP status, and again by the handler without an await between.
+      const resolution = compat.persisted.resolve(params.query, params.extensions, params.documentId);
+      if (resolution.kind === 'error') {
+        const error = { message: resolution.message, extensions: { code: resolution.code } };
+        // A hash that does not match its document is a bad request; "not found" and "not
+        // supported" are how Apollo clients learn to send the document: 200, as Apollo Server answers.
+        if (resolution.code === 'BAD_USER_INPUT') throw new RequestError(400, resolution.message, {}, error.extensions);
+        return { errors: [error], requestError: false };
+      }
+      queryOf(resolution.query);
+      const { response, deprecations } = await compat.executeWithDeprecations(params.query, {
         variables: params.variables ?? undefined,
         operationName: params.operationName,
-        context: options.context ? await options.context(c) : undefined,
+        context,
         client: c.req.header(clientHeader)?.trim().slice(0, 100) || undefined,
         extensions: params.extensions,
+        documentId: params.documentId,
       });
       return deprecations.length > 0 ? { ...response, extensions: { deprecations } } : response;
     },

@@ -20,6 +20,7 @@ import { DocumentCache } from '../src/graphql/document-cache.js';
 import { describeTarget, type FlatTarget } from './flat-index.js';
 import { buildFlatSchema } from './flat-schema.js';
 import { buildLocationMap, type LocationMap } from './locations.js';
+import { persistedQueries, type PersistedQueries, type PersistedQueryOptions } from './persisted.js';
 import { planOperation, type OperationPlan } from './rewrite.js';
 import { createUsageRecorder, type UsageRecorder } from './usage-recorder.js';
 import { retirementReport, type RetirementReport, type RetirementReportOptions } from './usage-report.js';
@@ -33,6 +34,8 @@ export interface ExecuteOptions {
   client?: string;
   /** The request's `extensions` (e.g. `persistedQuery`), as the HTTP layer received them. */
   extensions?: Record<string, unknown> | null;
+  /** A persisted document's id sent instead of `query` (`documentId`, or a Relay client's `doc_id`). */
+  documentId?: string | null;
 }
 
 export interface ExecutionResponse {
@@ -84,17 +87,27 @@ export interface CompatHandlerOptions {
    * durable, fleet-wide count: `createUsageRecorder(sqlUsageStore(db))`.
    */
   usage?: UsageRecorder;
+  /**
+   * Persisted queries (on by default): Automatic Persisted Queries (`extensions.persistedQuery`)
+   * with a bounded store of registered documents, and `mapping`, the old id → document file
+   * `ergraph-migrate v5-to-v6` writes beside a rewritten manifest. `false`: requests using the
+   * extension are answered `PersistedQueryNotSupported`.
+   */
+  persisted?: PersistedQueryOptions | false;
 }
 
 export interface CompatHandler {
   /** The v5 flat schema (introspection answers from it). */
   readonly schema: GraphQLSchema;
-  execute(query: string, opts?: ExecuteOptions): Promise<ExecutionResponse>;
+  /** `query` may be absent when `opts.extensions.persistedQuery` names the document. */
+  execute(query: string | undefined, opts?: ExecuteOptions): Promise<ExecutionResponse>;
   /** Like `execute`, also naming the v5 fields the operation used and their v6 replacements. */
   executeWithDeprecations(
-    query: string,
+    query: string | undefined,
     opts?: ExecuteOptions,
   ): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }>;
+  /** The persisted documents this handler serves (old ids from the mapping, APQ registrations). */
+  readonly persisted: PersistedQueries;
   /** The usage recorder this handler counts into (flush it or close it at shutdown). */
   readonly usage: UsageRecorder;
   /** The retirement report from the usage store, after writing what this process has pending. */
@@ -198,6 +211,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
   const usage = options.usage ?? createUsageRecorder(memoryUsageStore(), { flushIntervalMs: 1000 });
   usage.track(trackedFields(flat));
   const guard = new OperationGuard(options.limits ?? handler.options?.limits);
+  const persisted = persistedQueries(options.persisted);
 
   function prepare(query: string): Prepared {
     const hit = cache.get(query);
@@ -250,9 +264,16 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     return op;
   }
 
-  async function run(query: string, opts: ExecuteOptions): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }> {
+  async function run(sent: string | undefined, opts: ExecuteOptions): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }> {
+    const resolution = persisted.resolve(sent, opts.extensions, opts.documentId);
+    if (resolution.kind === 'error')
+      return { response: failure([{ message: resolution.message, extensions: { code: resolution.code } }]), deprecations: [] };
+    const query = resolution.query;
+    if (query === undefined) return { response: failure([{ message: "The request needs a 'query' string" }]), deprecations: [] };
     const prepared = prepare(query);
     if ('errors' in prepared) return { response: failure(prepared.errors), deprecations: [] };
+    // Only a document that parses and validates is remembered: a bad one would be refused anyway.
+    if (resolution.kind === 'register') persisted.register(resolution.hash, query);
     const op = prepareOperation(prepared, opts.operationName);
     if (op instanceof GraphQLError) return { response: failure([op]), deprecations: [] };
     const refused = guard.check(flat.schema, prepared.document, opts.operationName, opts.variables);
@@ -309,6 +330,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     execute: (query, opts = {}) => run(query, opts).then((r) => r.response),
     executeWithDeprecations: (query, opts = {}) => run(query, opts),
     usage,
+    persisted,
     async report(options = {}) {
       await usage.flush();
       return retirementReport(usage.store, { ...options, recorder: usage.status() });

@@ -9,6 +9,15 @@ export type {
   V6Handler,
 } from './handler.js';
 export { CompatConfigError, buildFlatSchema, type FlatSchema } from './flat-schema.js';
+export { loadPersistedMapping, DEFAULT_PERSISTED_BYTES, DEFAULT_PERSISTED_ENTRIES } from './persisted.js';
+export type {
+  PersistedMapping,
+  PersistedMappingEntry,
+  PersistedQueries,
+  PersistedQueryOptions,
+  PersistedResolution,
+  PersistedErrorCode,
+} from './persisted.js';
 export { buildFlatIndex, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 export { toV5CamelCase, v5FieldName } from './naming.js';
 export { memoryUsageStore } from './usage-store.js';

@@ -104,15 +104,42 @@ async function boundedBody(body: ReadableStream<Uint8Array> | null, max: number)
  * cost the hint). This gate runs before any body limit of the app, so it reads at most 1 MB; the
  * request is answered here, so nothing after it needs the body.
  */
-async function requestedOperation(c: Context): Promise<{ query?: string; operationName?: string }> {
-  if (c.req.method === 'GET') return { query: c.req.query('query'), operationName: c.req.query('operationName') };
+interface RequestedOperation {
+  query?: string;
+  operationName?: string;
+  extensions?: Record<string, unknown>;
+  documentId?: string;
+}
+
+function extensionsOf(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+async function requestedOperation(c: Context): Promise<RequestedOperation> {
+  if (c.req.method === 'GET')
+    return {
+      query: c.req.query('query'),
+      operationName: c.req.query('operationName'),
+      extensions: extensionsOf(c.req.query('extensions')),
+      documentId: c.req.query('documentId') ?? c.req.query('doc_id'),
+    };
   try {
     const text = await boundedBody(c.req.raw.body, MAX_HINT_BODY);
     if (text === undefined) return {};
-    const body = JSON.parse(text) as { query?: unknown; operationName?: unknown };
+    const body = JSON.parse(text) as { query?: unknown; operationName?: unknown; extensions?: unknown; documentId?: unknown; doc_id?: unknown };
+    const documentId = body?.documentId ?? body?.doc_id;
     return {
       query: typeof body?.query === 'string' ? body.query : undefined,
       operationName: typeof body?.operationName === 'string' ? body.operationName : undefined,
+      extensions: extensionsOf(body?.extensions),
+      documentId: typeof documentId === 'string' ? documentId : undefined,
     };
   } catch {
     return {};
@@ -120,7 +147,7 @@ async function requestedOperation(c: Context): Promise<{ query?: string; operati
 }
 
 export function sunsetGate(
-  compat: Pick<CompatHandler, 'deprecationsOf'>,
+  compat: Pick<CompatHandler, 'deprecationsOf'> & Partial<Pick<CompatHandler, 'persisted'>>,
   options: SunsetGateOptions,
   headers: Record<string, string> = {},
 ): MiddlewareHandler {
@@ -139,8 +166,11 @@ export function sunsetGate(
     const gone = sunset !== null && t >= sunset;
     const brownout = !gone && (windows.some((w) => t >= w.start && t < w.end) || (share > 0 && Math.random() < share));
     if ((!gone && !brownout) || exempt.has(clientName(c.req.header(clientHeader)))) return next();
-    const { query, operationName } = await requestedOperation(c);
-    const deprecations = query ? compat.deprecationsOf(query, operationName) : [];
+    const requested = await requestedOperation(c);
+    // A client sending only a persisted id is told what replaces its fields as well.
+    const resolution = compat.persisted?.resolve(requested.query, requested.extensions, requested.documentId);
+    const query = resolution && resolution.kind !== 'error' ? resolution.query : requested.query;
+    const deprecations = query ? compat.deprecationsOf(query, requested.operationName) : [];
     const sunsetText = sunset !== null ? dateText(sunset) : null;
     const message = gone
       ? `The v5 GraphQL endpoint was retired on ${sunsetText}. ${replacementText(deprecations)}${guide}`

@@ -1,6 +1,20 @@
 /** Rendering a run: unified diffs for `--dry-run`, the summary line, JSON and Markdown reports. */
 import { createTwoFilesPatch } from 'diff';
-import type { MigrationReport } from './run.js';
+import type { FileReport, MigrationReport } from './run.js';
+
+const FORMAT_NAMES = { apollo: 'Apollo persisted query list', relay: 'Relay persisted queries map' } as const;
+
+/** One line per persisted-query manifest: what was rewritten and where the old ids went. */
+export function manifestLine(f: FileReport, dryRun: boolean): string | undefined {
+  const m = f.manifest;
+  if (!m) return undefined;
+  const left = m.operations - m.rewritten;
+  const ids = m.format === 'apollo' ? 'new ids (sha256 of the new body)' : 'ids kept';
+  const mapping = m.mapping
+    ? `; old id → new document mapping ${dryRun ? 'would be written to' : 'in'} ${m.mapping} (serve old clients with createCompatHandler(handler, { persisted: { mapping: '${m.mapping}' } }))`
+    : '';
+  return `${f.file} (${FORMAT_NAMES[m.format]}): ${m.rewritten} of ${m.operations} operations rewritten, ${ids}${left > 0 ? `, ${left} left as they are (listed below when they need work)` : ''}${mapping}`;
+}
 
 export function unifiedDiffs(report: MigrationReport): string {
   return report.files
@@ -43,8 +57,19 @@ export function toMarkdown(report: MigrationReport): string {
     `| ${files} | ${changed} | ${manual} | ${errors} |`,
   ];
   const manualRows = report.files.flatMap((f) => f.manual.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${m.transform} | ${cell(m.reason)} |`));
+  const manifestRows = report.files.map((f) => manifestLine(f, report.dryRun)).filter((l) => l !== undefined).map((l) => `- ${cell(l)}`);
+  if (manifestRows.length) out.push('', '## Persisted-query manifests', '', ...manifestRows);
   if (manualRows.length)
-    out.push('', '## Manual work', '', 'Each place is also marked `// TODO(ergraph-migrate): <reason>` in the file.', '', '| where | transform | reason |', '|---|---|---|', ...manualRows);
+    out.push(
+      '',
+      '## Manual work',
+      '',
+      'Each place is also marked `// TODO(ergraph-migrate): <reason>` in the file (`#` in GraphQL files; JSON manifests have no comments, so their operations are listed here only).',
+      '',
+      '| where | transform | reason |',
+      '|---|---|---|',
+      ...manualRows,
+    );
   if (report.schemaSource) out.splice(3, 0, `v6 schema: ${report.schemaSource}`, '');
   const pendingRows = report.files.flatMap((f) => f.pending.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${cell(m.reason)} |`));
   if (pendingRows.length) out.push('', '## Pending (no v6 schema)', '', '| where | next step |', '|---|---|', ...pendingRows);

@@ -8,7 +8,7 @@
  * that file falls back to running the steps one after another on text. Worker threads run the
  * steps one at a time instead; they only pay off with several spare cores (see `defaultWorkers`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
@@ -19,7 +19,8 @@ import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
 import { importFixes, scriptOf, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
-import type { ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
+import type { CompanionFile, ManifestSummary, ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
+import { mergeCompanion } from './companion.js';
 import { collectFiles, type SkippedEntry } from './files.js';
 import { ignoredByGit } from './git.js';
 import { createPool, type Pool } from './pool.js';
@@ -67,6 +68,10 @@ export interface FileReport {
   error?: string;
   before: string;
   after: string;
+  /** A persisted-query manifest: its format, how many operations were rewritten, and its mapping file (relative to `cwd`). */
+  manifest?: ManifestSummary;
+  /** Written beside a migrated file (a manifest's mapping): the file it belongs to, relative to `cwd`. */
+  companionOf?: string;
 }
 
 export interface MigrationReport {
@@ -292,6 +297,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       skipped.push({ file: rel(abs), reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
       continue;
     }
+    // JSON files are read by content: only the manifests a step claims are part of the run.
+    if (!steps.some((t) => handles(t, abs) && (!t.claims || t.claims(text, abs)))) continue;
     texts.set(abs, text);
     reports.set(abs, { file: rel(abs), changed: false, transforms: [], manual: [], notes: [], pending: [], notForThisApi: [], before: text, after: text });
   }
@@ -331,6 +338,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     else segments[segments.length - 1]!.push(step);
   }
   let schemaSource: string | undefined;
+  const companions = new Map<string, CompanionFile[]>();
   try {
     for (const segment of segments) {
       if (needsSchema(segment[0]!) && opts.resolveSchema) {
@@ -363,6 +371,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
           report.pending.push(...(result.pending ?? []).map(tag));
           report.notForThisApi.push(...(result.notForThisApi ?? []).map(tag));
           report.notes.push(...result.notes.map((n) => `${outcome.transform}: ${n.replace(/^.*?:(\d+): /, `${report.file}:$1: `)}`));
+          if (result.manifest) report.manifest = { ...result.manifest, ...(result.manifest.mapping ? { mapping: rel(resolve(cwd, result.manifest.mapping)) } : {}) };
+          if (result.companions?.length) companions.set(file, result.companions);
           if (outcome.changed ?? result.output !== text) report.transforms.push(outcome.transform);
           text = result.output;
         }
@@ -372,6 +382,23 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   } finally {
     await pool?.close();
   }
+  // Companion files (a manifest's mapping): merged into what is on disk, written after their file.
+  const written: FileReport[] = [];
+  const companionTexts = (list: readonly CompanionFile[], report: FileReport) => {
+    const out: { abs: string; before: string; after: string }[] = [];
+    for (const c of list) {
+      const target = resolve(cwd, c.file);
+      try {
+        const before = existsSync(target) ? readFileSync(target, 'utf8') : '';
+        out.push({ abs: target, before, after: mergeCompanion(before, c.json, rel(target)) });
+      } catch (error) {
+        // Without its mapping the old ids are lost: the file itself is not written either.
+        report.error = (error as Error).message;
+        return [];
+      }
+    }
+    return out;
+  };
   for (const [abs, report] of reports) {
     const text = texts.get(abs)!;
     if (only && !only.has(abs)) {
@@ -389,10 +416,31 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     // Any error leaves the file exactly as it was, even if an earlier step had changed it.
     report.after = report.error ? report.before : text;
     report.changed = report.after !== report.before;
-    if (report.error) report.transforms = [];
+    const beside = report.changed ? companionTexts(companions.get(abs) ?? [], report) : [];
+    if (report.error) {
+      report.after = report.before;
+      report.changed = false;
+      report.transforms = [];
+      delete report.manifest;
+    }
     if (report.changed && !opts.dryRun) writeFileSync(abs, report.after);
+    for (const c of report.error ? [] : beside) {
+      if (!opts.dryRun) writeFileSync(c.abs, c.after);
+      written.push({
+        file: rel(c.abs),
+        changed: c.after !== c.before,
+        transforms: report.transforms.slice(-1),
+        manual: [],
+        notes: [],
+        pending: [],
+        notForThisApi: [],
+        before: c.before,
+        after: c.after,
+        companionOf: report.file,
+      });
+    }
   }
-  const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file)));
+  const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
   return {
     transforms: steps.map((t) => t.name),
     dryRun: opts.dryRun ?? false,
@@ -400,7 +448,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     skipped,
     schemaSource,
     summary: {
-      files: list.length,
+      files: list.filter((r) => !r.companionOf).length,
       changed: list.filter((r) => r.changed).length,
       manual: list.reduce((n, r) => n + r.manual.length, 0),
       errors: list.filter((r) => r.error).length,

@@ -14,13 +14,18 @@ import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
 import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from './document.js';
 import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from './embedded.js';
+import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
 export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from './document.js';
+export { manifestFormat, mappingFileOf, type PersistedMapping, type PersistedMappingEntry } from './manifest.js';
 
 export const GRAPHQL_EXTENSIONS = ['.graphql', '.gql'] as const;
+/** Persisted-query manifests; only those `manifestFormat` recognises are read. */
+export const MANIFEST_EXTENSIONS = ['.json'] as const;
+const isManifestFile = (file: string) => file.toLowerCase().endsWith('.json');
 const GRAPHQL_TODO = '# TODO(ergraph-migrate): ';
 
 /** The v6 schemas of a run: `schemas` (several diagrams), else `schema`, else none. */
@@ -157,12 +162,18 @@ export const transform: Transform = {
   from: '5',
   to: '6',
   description:
-    'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases), MCP { name } → { entity, method }, naming helpers removed',
-  extensions: [...SCRIPT_EXTENSIONS, ...GRAPHQL_EXTENSIONS],
+    'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases), MCP { name } → { entity, method }, naming helpers removed, persisted-query manifests rewritten with an old id → new document mapping',
+  extensions: [...SCRIPT_EXTENSIONS, ...GRAPHQL_EXTENSIONS, ...MANIFEST_EXTENSIONS],
   script: scripts.script,
+  // JSON is read by shape: package.json and tsconfig.json are no business of this step.
+  claims: (source, file) => !isManifestFile(file) || manifestFormat(source) !== undefined,
   apply(source, ctx) {
     const { file, options } = ctx;
     if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);
+    if (isManifestFile(file)) {
+      const keep = rewriteOptions(options).keepResponseKeys !== false;
+      return applyToManifest(source, file, schemasOf(options), keep, NO_SCHEMA_NEXT_STEP) ?? { output: source, manual: [], notes: [] };
+    }
     return scripts.apply(source, ctx);
   },
 };

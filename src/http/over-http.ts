@@ -23,6 +23,12 @@ export interface GraphQLRequestParams {
   operationName: string | null;
   /** The request's `extensions` (e.g. `persistedQuery`), passed through to the endpoint. */
   extensions: Record<string, unknown> | null;
+  /**
+   * A persisted document's id: `documentId` (GraphQL over HTTP's persisted documents) or `doc_id`
+   * (what Relay clients send). The layer only reads it; an endpoint that knows no ids refuses
+   * the request for lack of a query.
+   */
+  documentId: string | null;
 }
 
 /** What an endpoint answers for one request. */
@@ -44,6 +50,8 @@ export class RequestError extends Error {
     readonly status: 400 | 404 | 405 | 406 | 410 | 413 | 415,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The error's `extensions` in the response body (e.g. `{ code: 'BAD_USER_INPUT' }`). */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -121,8 +129,14 @@ function jsonParameter(name: string, value: unknown, fromQueryString: boolean): 
 export function readParams(raw: Record<string, unknown>, fromQueryString: boolean): GraphQLRequestParams {
   const { query, operationName } = raw;
   const extensions = jsonParameter('extensions', raw.extensions, fromQueryString);
+  const documentId = raw.documentId ?? raw.doc_id;
+  if (documentId !== undefined && documentId !== null && (typeof documentId !== 'string' || documentId === '')) {
+    throw new RequestError(400, `'${raw.documentId !== undefined ? 'documentId' : 'doc_id'}' must be a non-empty string`);
+  }
   if (query !== undefined && query !== null && typeof query !== 'string') throw new RequestError(400, "The request needs a 'query' string");
-  if ((typeof query !== 'string' || query.trim() === '') && !extensions) throw new RequestError(400, "The request needs a 'query' string");
+  if ((typeof query !== 'string' || query.trim() === '') && !extensions && typeof documentId !== 'string') {
+    throw new RequestError(400, "The request needs a 'query' string");
+  }
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw new RequestError(400, "'operationName' must be a string or null");
   }
@@ -131,6 +145,7 @@ export function readParams(raw: Record<string, unknown>, fromQueryString: boolea
     variables: jsonParameter('variables', raw.variables, fromQueryString),
     operationName: operationName || null,
     extensions,
+    documentId: typeof documentId === 'string' ? documentId : null,
   };
 }
 
@@ -164,10 +179,12 @@ export function mountGraphQL(app: Hono, endpoint: GraphQLEndpoint, options: Grap
   const respond = (c: Context, type: string, status: number, body: unknown, headers: Record<string, string> = {}) =>
     c.body(JSON.stringify(body), status as 200, { ...headersOf(c), 'content-type': `${type}; charset=utf-8`, ...headers });
 
-  const refuse = (c: Context, type: string, error: RequestError) =>
+  const refuse = (c: Context, type: string, error: RequestError) => {
+    const errors = [error.extensions ? { message: error.message, extensions: error.extensions } : { message: error.message }];
     // application/json clients get the `{ data, errors }` shape; GraphQL-over-HTTP says a request
     // that never reached execution has no `data` entry in application/graphql-response+json.
-    respond(c, type, error.status, type === JSON_TYPE ? { data: null, errors: [{ message: error.message }] } : { errors: [{ message: error.message }] }, error.headers);
+    return respond(c, type, error.status, type === JSON_TYPE ? { data: null, errors } : { errors }, error.headers);
+  };
 
   const answer = (c: Context, type: string, result: GraphQLHttpResult) => {
     const { requestError: _, ...body } = result;

@@ -37,6 +37,10 @@ describe('POST /graphql', () => {
       [{ query: 42 }, "The request needs a 'query' string"],
       [{ query: '{ __typename }', variables: [1] }, "'variables' must be an object or null"],
       [{ query: '{ __typename }', variables: 'x' }, "'variables' must be an object or null"],
+      // A persisted document id alone: the v6 endpoint knows no ids (compat does), so it needs a query.
+      [{ doc_id: 'abc123' }, "The request needs a 'query' string"],
+      [{ documentId: 42 }, "'documentId' must be a non-empty string"],
+      [{ query: '{ __typename }', doc_id: '' }, "'doc_id' must be a non-empty string"],
     ] as const) {
       const res = await post(body);
       expect(res.status).toBe(400);

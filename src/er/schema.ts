@@ -57,6 +57,19 @@ function materialized<M>(value: M): M {
   return typeof resolve === 'function' ? (resolve as () => M)() : value;
 }
 
+/**
+ * A distinct schema object that reads like `schema` (same definition, markers, model reference
+ * and metadata), so markers can be added to the copy without touching the original.
+ */
+export function copyField<S extends z.ZodType>(schema: S): S {
+  const copy = schema.clone() as S;
+  const marks = markers.get(schema);
+  if (marks) markers.set(copy, [...marks]);
+  const target = refs.get(schema);
+  if (target) refs.set(copy, target);
+  return copy;
+}
+
 export function refTarget(schema: z.ZodType): (() => AnyModelClass) | undefined {
   return refs.get(schema);
 }

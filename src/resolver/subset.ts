@@ -32,6 +32,11 @@ interface CommonSubsetOptions<S extends z.ZodRawShape> {
 export type SubsetConfigOptions<S extends z.ZodRawShape, K extends keyof S & string, O extends keyof S & string = never> =
   CommonSubsetOptions<S> & ({ fields: readonly K[]; omitFields?: never } | { omitFields: readonly O[]; fields?: never });
 
+/** The source fields a subset keeps: `K` (listed), or every field but the omitted `O`. */
+export type KeptFields<S extends z.ZodRawShape, K extends keyof S & string, O extends keyof S & string> = [O] extends [never]
+  ? K
+  : Exclude<keyof S & string, O>;
+
 export class SubsetConfig<
   S extends z.ZodRawShape = z.ZodRawShape,
   K extends keyof S & string = keyof S & string,
@@ -39,7 +44,7 @@ export class SubsetConfig<
 > {
   readonly kls: Shaped<S>;
   /** The source fields the subset keeps (what is left after `omitFields`, when given). */
-  readonly fields: readonly Exclude<K, O>[];
+  readonly fields: readonly KeptFields<S, K, O>[];
   readonly omitFields: readonly O[];
   readonly excludedFields: readonly (keyof S & string)[];
   readonly exposeAs: ExposeMap;
@@ -59,10 +64,10 @@ export class SubsetConfig<
         if (!(field in options.kls.shape)) throw new ConfigError(`${where}: omitFields names '${field}', which ${classLabel(options.kls)} does not have`);
       }
       const omitted = new Set<string>(options.omitFields);
-      this.fields = Object.keys(options.kls.shape).filter((f) => !omitted.has(f)) as Exclude<K, O>[];
+      this.fields = Object.keys(options.kls.shape).filter((f) => !omitted.has(f)) as KeptFields<S, K, O>[];
       this.omitFields = options.omitFields;
     } else {
-      this.fields = options.fields as readonly Exclude<K, O>[];
+      this.fields = options.fields as readonly KeptFields<S, K, O>[];
       this.omitFields = [];
     }
     this.excludedFields = options.excludedFields ?? [];
@@ -93,18 +98,27 @@ export type SubsetClass<S extends z.ZodRawShape> = ModelClass<S> & { readonly __
 
 type Picked<S extends z.ZodRawShape, K extends keyof S, E extends z.ZodRawShape> = Omit<Pick<S, K>, keyof E> & E;
 
+/**
+ * A structural bound on purpose: a generic `SubsetConfig<S, K, O>` here would lend its unfixed
+ * parameters to an inline `new SubsetConfig({ ... })` and spoil what it infers from `omitFields`.
+ */
+interface SubsetConfigLike {
+  readonly kls: { readonly shape: z.ZodRawShape };
+  readonly fields: readonly string[];
+  readonly federationPublic: boolean;
+}
+type ShapeOf<C extends SubsetConfigLike> = C['kls']['shape'];
+
 /** A model with some fields of `source` (plus `extra` ones) that knows its source entity. */
 export function DefineSubset<S extends z.ZodRawShape, K extends keyof S & string, E extends z.ZodRawShape = {}>(
   source: Shaped<S>,
   fields: readonly K[],
   extra?: E,
 ): SubsetClass<Picked<S, K, E>>;
-export function DefineSubset<
-  S extends z.ZodRawShape,
-  K extends keyof S & string,
-  O extends keyof S & string = never,
-  E extends z.ZodRawShape = {},
->(config: SubsetConfig<S, K, O>, extra?: E): SubsetClass<Picked<S, Exclude<K, O>, E>>;
+export function DefineSubset<C extends SubsetConfigLike, E extends z.ZodRawShape = {}>(
+  config: C,
+  extra?: E,
+): SubsetClass<Picked<ShapeOf<C>, Extract<C['fields'][number], keyof ShapeOf<C>>, E>>;
 export function DefineSubset(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   source: AnyModelClass | SubsetConfig<any, any, any>,

@@ -52,6 +52,8 @@ export type {
   GraphQLHandlerOptions,
   ExecuteOptions,
   ExecutionResponse,
+  OperationEvent,
+  OperationListener,
   SchemaContribution,
   BuiltSchema,
   SchemaOptions,

@@ -51,6 +51,9 @@ describe('deprecated v6 fields in the usage store', () => {
     await post('{ User { nope } }', 'ios'); // invalid: never ran, not counted
     await handler.execute('mutation { User { retire(id: 1) } }', { context: { client: 'cron' } });
     await handler.execute('{ User { getAll { legacyCode } } }'); // no client: counted as unknown
+    // Of a document with several operations, only the one that ran (and the fragments it spreads) counts.
+    const several = 'query A { User { getAll { ...F } } } query B { User { byName(name: "ann") { fullName } } } fragment F on User { todo { title } }';
+    await handler.execute(several, { operationName: 'A', context: { client: 'multi' } });
     await usage.close();
 
     const snapshot = await store.read('2000-01-01');
@@ -58,6 +61,7 @@ describe('deprecated v6 fields in the usage store', () => {
       'User.fullName web': 1,
       'User.legacyCode unknown': 1,
       'User.todo ios': 1,
+      'User.todo multi': 1,
       'UserMutation.retire cron': 1,
       'UserQuery.byName web': 2,
       'UserQuery.byName.exact web': 1,

@@ -9,6 +9,7 @@ import {
   ErDiagram, exclude, model, ref, Relationship, serialization, SubsetConfig,
 } from 'ergraph';
 import { isExcluded } from '../../src/er/model.js';
+import { LoaderPool } from '../../src/resolver/pool.js';
 
 class User extends model({ id: z.int(), name: z.string(), managerId: z.int().nullable(), secret: z.string().default('s3cret') }) {}
 class Task extends model({ id: z.int(), ownerId: z.int(), title: z.string(), tags: z.array(z.string()).default([]) }) {}
@@ -126,6 +127,18 @@ describe('loaderOptions', () => {
     await new uncached.Resolver({ loaderOptions: new Map([[uncached.spy.fn, { cache: false }]]) }).resolve(views);
     expect(uncached.spy.calls).toEqual([[1, 2], [2, 1]]);
     expect(views.map((v) => v.owner?.manager?.name)).toEqual(['u2', 'u1']);
+  });
+
+  it('applies to page loaders too (one DataLoader per page request)', async () => {
+    const calls: number[][] = [];
+    const pages = async function tasksPage(ids: readonly number[]) {
+      calls.push([...ids]);
+      return ids.map(() => ({ items: [], hasMore: false, total: null }));
+    };
+    const pool = new LoaderPool({ loaderOptions: new Map([[pages, { maxBatchSize: 2 }]]) });
+    const loader = pool.page(pages, { limit: 5, offset: 0, withTotal: false });
+    await Promise.all([1, 2, 3].map((id) => loader.load(id)));
+    expect(calls).toEqual([[1, 2], [3]]);
   });
 
   it('refuses options it cannot apply, with one clear error', () => {

@@ -57,4 +57,5 @@ export type { McpToolResult, V5ListEntry, V5McpAdaptation, V5McpAdapter } from '
 export { compatApp, type CompatAppOptions } from './app.js';
 export { unusedCoordinates } from './usage-report.js';
 export { v5SchemaSdl } from './flat-schema.js';
-export { deprecatedCoordinates, deprecatedFields } from './usage-deprecated.js';
+export { deprecatedCoordinates, deprecatedFields, countDeprecatedUse } from './usage-deprecated.js';
+export type { CountDeprecatedUseOptions } from './usage-deprecated.js';

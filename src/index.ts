@@ -26,11 +26,12 @@ export type { BatchPageConfigOptions, Direction } from './er/orders.js';
 export type { EntityInfo, ResolvedRelationship, EntityFamily, EntityOptions, EntityNameOptions } from './er/diagram.js';
 export { buildObject, buildList } from './resolver/loaders.js';
 export { Loader, Context, Parent, AncestorContext, Collector } from './resolver/depends.js';
-export type { CollectorHandle } from './resolver/depends.js';
+export type { CollectorHandle, CollectorOptions } from './resolver/depends.js';
 export { DefineSubset, SubsetConfig, AutoLoad, subsetOf } from './resolver/subset.js';
-export type { SubsetClass } from './resolver/subset.js';
+export type { SubsetClass, SubsetConfigOptions, ExposeMap, SendToMap } from './resolver/subset.js';
 export { Resolver, configGlobalResolver, configResolver } from './resolver/resolver.js';
 export type { ResolverOptions } from './resolver/resolver.js';
+export type { LoaderOptions } from './resolver/pool.js';
 
 // GraphQL v6: grouped schema, executor, GraphiQL page.
 export {
@@ -51,6 +52,8 @@ export type {
   GraphQLHandlerOptions,
   ExecuteOptions,
   ExecutionResponse,
+  OperationEvent,
+  OperationListener,
   SchemaContribution,
   BuiltSchema,
   SchemaOptions,

@@ -152,7 +152,7 @@ function fieldJsonSchema(info: FieldInfo, defs: Record<string, JsonSchema>): Jso
     }
     item = { $ref: `#/$defs/${name}` };
   } else {
-    const { $schema: _, ...rest } = z.toJSONSchema(info.base, {
+    const { $schema: _, deprecationReason: __, ...rest } = z.toJSONSchema(info.base, {
       io: 'output',
       unrepresentable: 'any',
       override: (ctx) => {
@@ -166,6 +166,7 @@ function fieldJsonSchema(info: FieldInfo, defs: Record<string, JsonSchema>): Jso
   }
   if (info.nullable || info.optional) item = { anyOf: [item, { type: 'null' }] };
   if (info.description) item.description = info.description;
+  if (info.deprecationReason) item.deprecated = true;
   return item;
 }
 

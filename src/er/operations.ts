@@ -18,6 +18,11 @@ export interface OperationOptions<A extends z.ZodRawShape = z.ZodRawShape> {
   description?: string;
   /** Field name inside the entity group (defaults to the method name). */
   name?: string;
+  /**
+   * Marks the method deprecated: `@deprecated(reason:)` in the schema and introspection, flagged
+   * in MCP's lists and the use-case OpenAPI, and counted by `countDeprecatedUse` (`ergraph/compat`).
+   */
+  deprecationReason?: string;
 }
 
 export type OperationKind = 'query' | 'mutation';
@@ -31,6 +36,7 @@ export interface Operation {
   name: string;
   methodName: string;
   description?: string;
+  deprecationReason?: string;
   args: z.ZodRawShape;
   /** The return type as a zod schema (model classes become `ref`s); resolved lazily. */
   returns: () => z.ZodType;
@@ -61,6 +67,15 @@ export function returnSchema(returns: Returns, where: string): () => z.ZodType {
   };
 }
 
+function deprecationOption(options: OperationOptions, where: string): string | undefined {
+  const reason = options.deprecationReason;
+  if (reason === undefined) return undefined;
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    throw new ConfigError(`${where}: deprecationReason must be a non-empty string (what to use instead)`);
+  }
+  return reason;
+}
+
 function record(kind: OperationKind, options: OperationOptions, methodName: string, fn: OperationMethod) {
   if (typeof fn !== 'function') throw new ConfigError(`@${kind} must decorate a method, not ${methodName}`);
   operations.set(fn, {
@@ -68,6 +83,7 @@ function record(kind: OperationKind, options: OperationOptions, methodName: stri
     name: options.name ?? methodName,
     methodName,
     description: options.description,
+    deprecationReason: deprecationOption(options, `@${kind} ${methodName}`),
     args: options.args ?? {},
     returns: returnSchema(options.returns, `@${kind} ${methodName}`),
   });
@@ -127,6 +143,7 @@ abstract class OperationConfig {
       name: methodName,
       methodName,
       description: options.description,
+      deprecationReason: deprecationOption(options, `${kind} ${methodName}`),
       args: options.args ?? {},
       returns: returnSchema(options.returns, `${kind} ${methodName}`),
       fn: options.method,

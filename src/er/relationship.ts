@@ -82,6 +82,8 @@ export interface RelationshipOptions {
   /** SQL-level pagination per parent; without it pages are sliced from `loader`'s lists. */
   pageLoader?: PageLoadFn;
   description?: string;
+  /** Marks the relationship field deprecated in the GraphQL schema (`@deprecated(reason:)`). */
+  deprecationReason?: string;
 }
 
 export class Relationship {
@@ -97,6 +99,7 @@ export class Relationship {
   readonly maxPageSize: number;
   readonly pageLoader?: PageLoadFn;
   readonly description?: string;
+  readonly deprecationReason?: string;
 
   constructor(options: RelationshipOptions) {
     this.fk = options.fk;
@@ -111,6 +114,7 @@ export class Relationship {
     this.maxPageSize = options.maxPageSize ?? 100;
     this.pageLoader = options.pageLoader;
     this.description = options.description;
+    this.deprecationReason = options.deprecationReason;
   }
 
   /** The value used for a missing FK: the factory's, the default, or `null`. */

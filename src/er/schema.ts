@@ -57,6 +57,19 @@ function materialized<M>(value: M): M {
   return typeof resolve === 'function' ? (resolve as () => M)() : value;
 }
 
+/**
+ * A distinct schema object that reads like `schema` (same definition, markers, model reference
+ * and metadata), so markers can be added to the copy without touching the original.
+ */
+export function copyField<S extends z.ZodType>(schema: S): S {
+  const copy = schema.clone() as S;
+  const marks = markers.get(schema);
+  if (marks) markers.set(copy, [...marks]);
+  const target = refs.get(schema);
+  if (target) refs.set(copy, target);
+  return copy;
+}
+
 export function refTarget(schema: z.ZodType): (() => AnyModelClass) | undefined {
   return refs.get(schema);
 }
@@ -76,6 +89,23 @@ export interface FieldInfo {
   model?: () => AnyModelClass;
   markers: Marker[];
   description?: string;
+  /**
+   * Set when the field is deprecated: zod metadata `.meta({ deprecated: true, deprecationReason })`
+   * on the field or any of its wrappers (the reason defaults to GraphQL's 'No longer supported').
+   */
+  deprecationReason?: string;
+}
+
+/** GraphQL's default reason, for a field marked `deprecated: true` without one. */
+export const DEFAULT_DEPRECATION_REASON = 'No longer supported';
+
+/** The deprecation a schema's own zod metadata declares, if any. */
+export function deprecationOf(schema: z.ZodType): string | undefined {
+  const meta = z.globalRegistry.get(schema);
+  if (!meta) return undefined;
+  const reason = meta.deprecationReason;
+  if (typeof reason === 'string' && reason.trim() !== '') return reason;
+  return meta.deprecated === true ? DEFAULT_DEPRECATION_REASON : undefined;
 }
 
 type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; defaultValue?: unknown; in?: z.ZodType };
@@ -100,6 +130,7 @@ export function describeField(schema: z.ZodType): FieldInfo {
   for (;;) {
     info.markers.push(...markersOf(current));
     info.description ??= current.description;
+    info.deprecationReason ??= deprecationOf(current);
     const def = defOf(current);
     if (def.type === 'optional' || def.type === 'nullable') {
       if (inList) info.itemNullable = true;

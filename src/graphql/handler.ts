@@ -15,7 +15,7 @@ import { ConfigError } from '../er/errors.js';
 import { graphiqlHtml, type GraphiqlOptions } from './graphiql.js';
 import type { SchemaOptions } from './registry.js';
 import { OperationGuard, type OperationLimits } from './limits.js';
-import { formatError, logToConsole, type ErrorLogger } from './masking.js';
+import { formatError, logToConsole, newErrorId, type ErrorLogger } from './masking.js';
 import type { Timings } from '../resolver/tracing.js';
 import { DocumentCache } from './document-cache.js';
 import { defaultExecutor, PreparedDocument, runDocument, type ExecutorKind } from './engine.js';
@@ -117,6 +117,19 @@ export function provideFederation(fn: Federator): void {
 
 const ROOT = Object.freeze({});
 
+/** One operation about to run: it parsed, validated and passed the limits. */
+export interface OperationEvent {
+  /** The schema it runs on (federation may have rebuilt it since startup). */
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName: string | null | undefined;
+  /** The request context given to `execute` (e.g. with the client's name). */
+  context: Record<string, unknown> | undefined;
+}
+
+/** Called synchronously, once per operation, before it runs; what it throws goes to `onError`, never to the client. */
+export type OperationListener = (event: OperationEvent) => void;
+
 export class GraphQLHandler {
   readonly diagram: ErDiagram;
   readonly options: Readonly<GraphQLHandlerOptions>;
@@ -126,6 +139,7 @@ export class GraphQLHandler {
   private readonly executor: ExecutorKind;
   private readonly guard: OperationGuard;
   private readonly guards = new WeakMap<OperationLimits, OperationGuard>();
+  private readonly listeners = new Set<OperationListener>();
 
   constructor(diagram: ErDiagram, options: GraphQLHandlerOptions = {}) {
     const { autoQueryConfig, base, sessionFactory, serviceName } = options;
@@ -212,6 +226,7 @@ export class GraphQLHandler {
     if (!(prepared instanceof PreparedDocument)) return prepared;
     const refused = this.guardFor(options.limits).check(this.schema, prepared.document, options.operationName, options.variables);
     if (refused.length) return { data: null, errors: refused.map((e) => e.toJSON()) };
+    if (this.listeners.size) this.notify(prepared.document, options);
     const startedAt = performance.now();
     const run = createRun(this.diagram, options.context, {
       fromAttributes: this.options.enableFromAttributeInTypeAdapter ?? false,
@@ -239,6 +254,30 @@ export class GraphQLHandler {
     const response: ExecutionResponse = { data: (result.data as Record<string, unknown> | null | undefined) ?? null, errors };
     if (timings) response.extensions = { timings };
     return recordOperation(prepared.document, options.operationName, startedAt, response);
+  }
+
+  /**
+   * Observe every operation this handler runs (through any surface: HTTP, MCP, the v5 compat
+   * layer), e.g. to count use of deprecated fields (`countDeprecatedUse` in `ergraph/compat`).
+   * Returns the function that stops observing.
+   */
+  onOperation(listener: OperationListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private notify(document: DocumentNode, options: ExecuteOptions): void {
+    const event: OperationEvent = { schema: this.schema, document, operationName: options.operationName, context: options.context };
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // An observer's failure is the operator's to see, never the request's.
+        (this.options.onError ?? logToConsole)(error, newErrorId());
+      }
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 /** GraphQL v6: the grouped schema of an ER diagram, its executor and the GraphiQL page. */
 export { GraphQLHandler } from './handler.js';
-export type { GraphQLHandlerOptions, ExecuteOptions, ExecutionResponse } from './handler.js';
+export type { GraphQLHandlerOptions, ExecuteOptions, ExecutionResponse, OperationEvent, OperationListener } from './handler.js';
 export { SchemaBuilder, buildExecutableSchema } from './schema.js';
 export type { SchemaContribution, BuiltSchema } from './schema.js';
 export type { SchemaOptions, ObjectFieldsContribution, TypeRegistry } from './registry.js';

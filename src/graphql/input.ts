@@ -4,6 +4,7 @@
  * back to what zod expects before the method's schema parses them.
  */
 import {
+  isNonNullType,
   GraphQLInputObjectType,
   GraphQLList,
   GraphQLNonNull,
@@ -30,6 +31,8 @@ export function argumentsFor(types: TypeRegistry, shape: Shape, where: string, h
       type: inputTypeFor(types, info, `${where}(${key})`, hint + upperFirst(key)),
       description: info.description,
       defaultValue: info.hasDefault ? info.defaultValue() : undefined,
+      // A required argument cannot be deprecated: the schema check turns that into a ConfigError.
+      deprecationReason: info.deprecationReason,
     };
   }
   return args;
@@ -70,10 +73,14 @@ function inputObject(types: TypeRegistry, key: object, name: string, owner: stri
       const fields: GraphQLInputFieldConfigMap = {};
       for (const [field, schema] of Object.entries(shape)) {
         const info = describeField(schema as z.ZodType);
+        const type = inputTypeFor(types, info, `${where}.${field}`, name.replace(/Input$/, '') + upperFirst(field));
         fields[field] = {
-          type: inputTypeFor(types, info, `${where}.${field}`, name.replace(/Input$/, '') + upperFirst(field)),
+          type,
           description: info.description,
           defaultValue: info.hasDefault ? info.defaultValue() : undefined,
+          // A model read as input shares its fields with the output type, where a required field may
+          // be deprecated; GraphQL allows that on input only for fields a client may leave out.
+          deprecationReason: isNonNullType(type) && !info.hasDefault ? undefined : info.deprecationReason,
         };
       }
       return fields;

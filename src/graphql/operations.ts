@@ -111,6 +111,7 @@ function operationField(types: TypeRegistry, entity: EntityInfo, op: Operation):
   return {
     type: outputTypeFor(types, returns, where),
     description: op.description,
+    deprecationReason: op.deprecationReason,
     args: argumentsFor(types, op.args, where, entity.name + upperFirst(op.name)),
     extensions: nativeExtensions({ kind: 'operation', invoke }),
     resolve(_group, rawArgs, run, info) {

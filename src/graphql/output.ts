@@ -51,7 +51,11 @@ function modelOutputFields(types: TypeRegistry, kls: AnyModelClass): GraphQLFiel
   const fields: GraphQLFieldConfigMap<unknown, Run> = {};
   for (const { key, info } of modelFields(kls)) {
     if (isExcluded(info)) continue; // excluded fields never leave the server (hidden FKs, secrets)
-    fields[key] = { type: outputTypeFor(types, info, `${className(kls)}.${key}`), description: info.description };
+    fields[key] = {
+      type: outputTypeFor(types, info, `${className(kls)}.${key}`),
+      description: info.description,
+      deprecationReason: info.deprecationReason,
+    };
   }
   return fields;
 }

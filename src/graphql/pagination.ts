@@ -152,6 +152,7 @@ export function pagedRelationshipField(types: TypeRegistry, rel: ResolvedRelatio
   return {
     type: new GraphQLNonNull(resultType(types, rel)),
     description: r.description,
+    deprecationReason: r.deprecationReason,
     args: {
       limit: { type: GraphQLInt, description: `Page size (default ${r.defaultPageSize}, at most ${r.maxPageSize})` },
       offset: { type: GraphQLInt, description: 'Items to skip (default 0)' },

@@ -51,6 +51,7 @@ function plainRelationshipField(types: TypeRegistry, rel: ResolvedRelationship):
   return {
     type: rel.list ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target))) : target,
     description: r.description,
+    deprecationReason: r.deprecationReason,
     extensions: nativeExtensions({ kind: 'load', relationship: r, empty, source }),
     resolve(parent, _args, run, info) {
       const { loader, narrow } = source(run, undefined, undefined, info);

@@ -29,6 +29,8 @@ export interface OperationEntry {
   /** `<Entity>.<method>` */
   name: string;
   description: string | null;
+  /** Only on deprecated methods: what to use instead (the schema's `@deprecated(reason:)`). */
+  deprecationReason?: string;
 }
 
 type AnyField = GraphQLField<unknown, unknown>;
@@ -54,6 +56,7 @@ export function listOperations(schema: GraphQLSchema, kind: OperationKind): Oper
       method: methodField.name,
       name: `${entityField.name}.${methodField.name}`,
       description: methodField.description ?? null,
+      ...(methodField.deprecationReason != null ? { deprecationReason: methodField.deprecationReason } : {}),
     })),
   );
 }

@@ -128,7 +128,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const schemaTool = `get_${kind}_schema` as const;
     tool(
       `list_${plural}`,
-      `List the ${plural} of an app, one entry per method: entity, method, name (<Entity>.<method>), description.` +
+      `List the ${plural} of an app, one entry per method: entity, method, name (<Entity>.<method>), description, and deprecationReason on deprecated methods.` +
         (compat ? ` format 'v5' lists the v5 flat names instead: { name, description }.` : ''),
       { app_name: appName, ...(compat ? { format: listFormat(compat) } : {}) },
       (args) =>
@@ -249,6 +249,7 @@ function operationSchema(app: McpApp, kind: OperationKind, entity: string, metho
     method,
     name: `${entity}.${method}`,
     description: found.methodField.description ?? null,
+    ...(found.methodField.deprecationReason != null ? { deprecationReason: found.methodField.deprecationReason } : {}),
     response_type: type,
     schema: type === 'sdl' ? operationSdl(schema, found) : operationIntrospection(schema, kind, found),
   });

@@ -73,10 +73,19 @@ export interface CollectorHandle<T = unknown> {
   values(): T[];
 }
 
-/** In `postX`: the values descendants send through `static __collect__ = { field: 'name' }`. */
-export function Collector<T = unknown>(name: string): CollectorHandle<T> {
+export interface CollectorOptions {
+  /** Spread values that are arrays into the result (one level), instead of collecting each array as one value. */
+  flat?: boolean;
+}
+
+/**
+ * In `postX`: the values descendants send through `static __collect__ = { field: 'name' }` (or a
+ * subset's `sendTo`). With `{ flat: true }`, a descendant's list field adds its items, not itself.
+ */
+export function Collector<T = unknown>(name: string, options: CollectorOptions = {}): CollectorHandle<T> {
   const f = frame('Collector');
   if (!f.collect) throw new ConfigError(`Collector('${name}') is only available in postX methods (${f.where})`);
   const collect = f.collect;
-  return { values: () => collect(name) as T[] };
+  if (!options.flat) return { values: () => collect(name) as T[] };
+  return { values: () => collect(name).flatMap((value) => (Array.isArray(value) ? value : [value])) as T[] };
 }

@@ -8,7 +8,7 @@ import { registeredFks } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import { modelFields, type AnyModelClass } from '../er/model.js';
 import { findMarker, type FieldInfo, type Marker } from '../er/schema.js';
-import { subsetOf, type AutoLoadMarker } from './subset.js';
+import { subsetOf, type AutoLoadMarker, type ExposeMap, type SendToMap } from './subset.js';
 import { classLabel } from '../er/names.js';
 
 export interface LoadStep {
@@ -109,8 +109,11 @@ function build(kls: AnyModelClass, diagram: ErDiagram | undefined): ClassPlan {
     steps: [],
     posts: [],
     nested: [],
-    expose: Object.entries((kls as { __expose__?: Record<string, string> }).__expose__ ?? {}),
-    collect: Object.entries((kls as { __collect__?: Record<string, string> }).__collect__ ?? {}),
+    // A subset's `exposeAs` / `sendTo` first; the class's own statics add to (or override) them.
+    expose: Object.entries({ ...subset?.exposeAs, ...(kls as { __expose__?: ExposeMap }).__expose__ }),
+    collect: Object.entries({ ...subset?.sendTo, ...(kls as { __collect__?: SendToMap }).__collect__ }).flatMap(
+      ([field, names]) => (typeof names === 'string' ? [names] : names).map((name): [string, string] => [field, name]),
+    ),
     trivial: false,
   };
 

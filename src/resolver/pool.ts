@@ -4,7 +4,7 @@
  * the request context.
  */
 import DataLoader from 'dataloader';
-import { LoaderError } from '../er/errors.js';
+import { ConfigError, LoaderError } from '../er/errors.js';
 import type { BatchLoadFn, LoaderClass, LoaderRef, Page, PageLoadFn, PageRequest } from '../er/relationship.js';
 import type { RunTrace } from './tracing.js';
 import { classLabel } from '../er/names.js';
@@ -15,6 +15,26 @@ export interface LoaderPoolOptions {
   /** Params offered to every class loader that declares a field of that name. */
   globalLoaderParam?: Record<string, unknown>;
   context?: Record<string, unknown>;
+  /**
+   * Pre-built DataLoaders to use instead of new ones, keyed by the batch function or DataLoader
+   * subclass they stand for: values primed into them (`loader.prime(key, value)`) are never
+   * loaded again, and what the run loads stays in them for the caller.
+   */
+  loaderInstances?: ReadonlyMap<LoaderRef, DataLoader<unknown, unknown>>;
+  /**
+   * DataLoader options per batch function or page loader: `maxBatchSize` splits a level's keys
+   * into several calls, `cache: false` loads a key again each time it is asked for. (A DataLoader
+   * subclass passes its own options to `super(batch, options)`.)
+   */
+  loaderOptions?: ReadonlyMap<BatchLoadFn | PageLoadFn, LoaderOptions>;
+}
+
+/** The DataLoader options a loader may set; scheduling stays the resolver's (one batch per level). */
+export interface LoaderOptions {
+  /** Most keys per call (default: all keys of a level in one call). */
+  maxBatchSize?: number;
+  /** `false`: no per-run cache, every `load` reaches the batch function (default true). */
+  cache?: boolean;
 }
 
 // Object keys (composite FKs) must hit the cache by value, not identity.
@@ -47,6 +67,31 @@ function checked(fn: BatchLoadFn): BatchLoadFn {
   };
 }
 
+/** Throws a `ConfigError` naming the loader whose instance or options cannot be used. */
+export function checkLoaderPoolOptions(options: LoaderPoolOptions): void {
+  for (const [ref, loader] of options.loaderInstances ?? []) {
+    if (!(loader instanceof DataLoader)) {
+      throw new ConfigError(`loaderInstances: the value for ${loaderName(ref)} must be a DataLoader, got ${typeof loader}`);
+    }
+    if (isLoaderClass(ref) && !(loader instanceof ref)) {
+      throw new ConfigError(`loaderInstances: the instance given for ${classLabel(ref)} is not a ${classLabel(ref)}`);
+    }
+  }
+  for (const [ref, opts] of options.loaderOptions ?? []) {
+    if (isLoaderClass(ref as LoaderRef)) {
+      throw new ConfigError(
+        `loaderOptions: ${classLabel(ref as unknown as LoaderClass)} is a DataLoader subclass; pass its options to super(batch, { maxBatchSize, cache })`,
+      );
+    }
+    const unknown = Object.keys(opts).filter((k) => k !== 'maxBatchSize' && k !== 'cache');
+    if (unknown.length) throw new ConfigError(`loaderOptions for ${loaderName(ref)}: unknown option ${unknown.join(', ')} (maxBatchSize, cache)`);
+    const max = opts.maxBatchSize;
+    if (max !== undefined && !(Number.isInteger(max) && max >= 1)) {
+      throw new ConfigError(`loaderOptions for ${loaderName(ref)}: maxBatchSize must be a positive integer, got ${String(max)}`);
+    }
+  }
+}
+
 export class LoaderPool {
   private readonly loaders = new Map<LoaderRef, DataLoader<unknown, unknown>>();
   private readonly pages = new Map<PageLoadFn, Map<string, DataLoader<unknown, Page>>>();
@@ -55,7 +100,14 @@ export class LoaderPool {
     readonly options: LoaderPoolOptions = {},
     /** Spans (and timings) for each batch of the run's function and page loaders. */
     readonly trace?: RunTrace,
-  ) {}
+  ) {
+    checkLoaderPoolOptions(options);
+  }
+
+  private dataLoaderOptions(ref: BatchLoadFn | PageLoadFn): DataLoader.Options<unknown, unknown, unknown> {
+    const own = this.options.loaderOptions?.get(ref);
+    return own ? { cacheKeyFn, ...own } : { cacheKeyFn };
+  }
 
   private traced(name: string, batch: BatchLoadFn): BatchLoadFn {
     const trace = this.trace;
@@ -70,9 +122,11 @@ export class LoaderPool {
   get<K = unknown, V = unknown>(ref: LoaderRef): DataLoader<K, V> {
     let loader = this.loaders.get(ref);
     if (!loader) {
-      loader = isLoaderClass(ref)
-        ? this.instantiate(ref)
-        : new DataLoader(this.traced(loaderName(ref), checked(ref as BatchLoadFn)), { cacheKeyFn });
+      loader =
+        this.options.loaderInstances?.get(ref) ??
+        (isLoaderClass(ref)
+          ? this.instantiate(ref)
+          : new DataLoader(this.traced(loaderName(ref), checked(ref as BatchLoadFn)), this.dataLoaderOptions(ref as BatchLoadFn)));
       this.loaders.set(ref, loader);
     }
     return loader as DataLoader<K, V>;
@@ -96,7 +150,7 @@ export class LoaderPool {
     if (!loader) {
       const batch = checked(((keys: readonly K[]) => fn(keys, request, this.context)) as BatchLoadFn);
       Object.defineProperty(batch, 'name', { value: loaderName(fn) });
-      loader = new DataLoader(this.traced(loaderName(fn), batch), { cacheKeyFn }) as DataLoader<unknown, Page>;
+      loader = new DataLoader(this.traced(loaderName(fn), batch), this.dataLoaderOptions(fn as PageLoadFn)) as DataLoader<unknown, Page>;
       byRequest.set(id, loader);
     }
     return loader as unknown as DataLoader<K, Page<V>>;

@@ -10,7 +10,7 @@ import { isModelInstance, SOURCE, toModel, type AnyModelClass } from '../er/mode
 import type { FieldInfo } from '../er/schema.js';
 import { withFrame, type Frame } from './depends.js';
 import { planFor, type ClassPlan, type LoadStep, type MethodStep } from './plan.js';
-import { LoaderPool, loaderName, type LoaderPoolOptions } from './pool.js';
+import { checkLoaderPoolOptions, LoaderPool, loaderName, type LoaderPoolOptions } from './pool.js';
 import { RunTrace, type Timings } from './tracing.js';
 import { classLabel } from '../er/names.js';
 
@@ -41,6 +41,7 @@ export class Resolver {
   timings: Timings | undefined;
 
   constructor(options: ResolverOptions = {}) {
+    checkLoaderPoolOptions(options); // bad options fail here, not on the first resolve
     this.options = options;
   }
 
@@ -223,7 +224,8 @@ function visit(value: unknown, parent: Node, ancestorContext: Record<string, unk
   const plan = planFor(value.constructor as AnyModelClass, diagram);
   if (plan.trivial) return;
   const node: Node = { obj: value as Obj, plan, parent, ancestorContext };
-  for (const [, alias] of plan.collect) {
+  // Once per collector name: a node sending several fields to one collector is read once, in collectedValues.
+  for (const alias of new Set(plan.collect.map(([, a]) => a))) {
     for (let a: Node | undefined = parent; a; a = a.parent) {
       a.collected ??= new Map();
       const list = a.collected.get(alias);

@@ -44,6 +44,7 @@ class Components {
         if (target) ctx.jsonSchema.$ref = this.add(target());
         // Unrepresentable in JSON Schema (it would come out as `{}`); on the wire it is a decimal string.
         if (isBigIntSchema(ctx.zodSchema as unknown as z.ZodType)) Object.assign(ctx.jsonSchema, BIGINT_JSON_SCHEMA);
+        markDeprecated(ctx.jsonSchema);
       },
     }) as Json & { $defs?: Record<string, Json> };
     return this.lift({ ...rest, ...($defs ? { $defs } : {}) });
@@ -73,6 +74,16 @@ class Components {
     };
     return relink(walk(schema) as Json);
   }
+}
+
+/**
+ * zod copies all metadata into JSON Schema; `deprecationReason` (ergraph's key for the GraphQL
+ * reason) is no JSON Schema keyword, so it becomes the standard `deprecated: true`.
+ */
+function markDeprecated(json: Json): void {
+  if (!('deprecationReason' in json)) return;
+  delete json.deprecationReason;
+  json.deprecated = true;
 }
 
 /** Rewrite local `#/$defs/X` references to component references. */
@@ -127,7 +138,10 @@ function operationObject(route: ServiceRoute, components: Components, headers: R
     tags: [route.tag],
     operationId: `${className(route.service, 'use-case service')}_${operation.name}`,
     summary: route.label,
-    ...(operation.description ? { description: operation.description } : {}),
+    ...(operation.description || operation.deprecationReason
+      ? { description: [operation.description, operation.deprecationReason && `Deprecated: ${operation.deprecationReason}`].filter(Boolean).join('\n\n') }
+      : {}),
+    ...(operation.deprecationReason ? { deprecated: true } : {}),
     ...(parameters.length ? { parameters } : {}),
     requestBody: { required: true, content: json(components.schemaOf(route.body, 'input')) },
     responses: {

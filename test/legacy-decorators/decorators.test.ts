@@ -12,6 +12,10 @@ class Author extends model({ id: z.int(), name: z.string() }) {
   static async all() {
     return [new Author({ id: 1, name: 'Ann' })];
   }
+  @query({ returns: () => [Author], deprecationReason: 'Use all' })
+  static async everyone() {
+    return [new Author({ id: 1, name: 'Ann' })];
+  }
 }
 
 @Base.entity
@@ -44,7 +48,7 @@ describe('experimentalDecorators', () => {
 
   it('registers entities, queries, mutations and serialization', () => {
     const diagram = Base.getDiagram();
-    expect(diagram.entityOf(Author)!.queries.map((q) => q.name)).toEqual(['all']);
+    expect(diagram.entityOf(Author)!.queries.map((q) => [q.name, q.deprecationReason])).toEqual([['all', undefined], ['everyone', 'Use all']]);
     expect(diagram.entityOf(Book)!.mutations.map((m) => [m.name, m.methodName])).toEqual([['add', 'create']]);
     expect(JSON.parse(JSON.stringify(new Out({ id: 1, hidden: 'x' })))).toEqual({ id: 1 });
     expect(jsonSchema(Out)).toMatchObject({ required: ['id'] });

@@ -14,7 +14,9 @@ const link = (cardinality: Cardinality, remote = false) =>
 
 export function erMermaid(picture: ErPicture): string {
   const lines = ['erDiagram'];
-  const fks = new Set(picture.relationships.map((r) => `${r.from}.${r.fk}`).concat(picture.members.flatMap((m) => m.relationships.map((r) => `${r.from}.${r.fk}`))));
+  // FK marks a field that points at another entity: the key of a N:1 edge (a 1:N edge's key is the owner's own).
+  const manyToOne = [...picture.relationships, ...picture.members.flatMap((m) => m.relationships)].filter((r) => r.cardinality === 'N:1');
+  const fks = new Set(manyToOne.map((r) => `${r.from}.${r.fk}`));
   for (const entity of picture.entities) {
     lines.push(`  ${id(entity.name)} {`);
     for (const f of entity.fields) lines.push(`    ${word(f.type)} ${f.name}${fks.has(`${entity.name}.${f.name}`) ? ' FK' : ''} ${comment(f.type)}`);

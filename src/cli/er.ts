@@ -4,7 +4,7 @@
  * (a `UseCaseAppConfig` or the service classes).
  */
 import type { ErDiagram } from '../er/diagram.js';
-import { erPicture, formatErPicture, type ErFormat, type PictureServices } from '../picture/index.js';
+import type { ErFormat, PictureServices } from '../picture/index.js';
 import { EXIT, type CliIO } from './io.js';
 import { CliError, loadAppModule, pickApp } from './load-apps.js';
 
@@ -26,6 +26,10 @@ export async function erCommand(args: ErArgs, io: CliIO): Promise<number> {
   const app = pickApp(apps, args.name, args.app);
   const diagram = (app.handler as { diagram?: ErDiagram }).diagram;
   if (!diagram?.entityInfos) throw new CliError(`app ${app.name} has no ER diagram: its handler is not an ergraph GraphQLHandler`);
+  // The picture is read with the copy of ergraph the app module imported: operations and subsets
+  // are recorded per copy, and a checkout can hold two (this CLI built in dist/, the module's
+  // 'ergraph' mapped to src/ by tsconfig paths). For an installed package both are the same.
+  const { erPicture, formatErPicture } = (await import('ergraph')) as typeof import('../picture/index.js');
   const picture = erPicture(diagram, { services: servicesOf(exports.services, args.app) });
   io.stdout.write(formatErPicture(picture, args.format));
   return EXIT.ok;

@@ -70,7 +70,7 @@ export function graphiqlHtml(options: GraphiqlOptions = {}): string {
       if (defaultQuery !== null) props.defaultQuery = defaultQuery;
       // ?docs=<Type> opens the docs at that type (the ER page links entities here). GraphiQL has
       // no URL for it, so a child of its provider pushes the type once the schema is loaded.
-      const docsType = new URLSearchParams(window.location.search).get('docs');
+      const docsType = new URL(window.location.href).searchParams.get('docs');
       const ui = GraphiQL.React;
       function OpenDocs() {
         const { schema } = ui.useSchemaContext({ nonNull: true });

@@ -47,7 +47,7 @@ describe('GET /er', () => {
     const page = await graphqlApp(handler).request('/graphql?docs=Task', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain("new URLSearchParams(window.location.search).get('docs')");
+    expect(html).toContain("new URL(window.location.href).searchParams.get('docs')");
     expect(html).toContain('explorer.push({ name: type.name, def: type })');
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { erDot, erMermaid, erPicture, erSvg, formatErPicture } from 'ergraph';
 import { diagram, OrderService, services } from './shop.js';
+import { reachable } from '../support/imports.js';
 
 const picture = erPicture(diagram, { services });
 
@@ -124,5 +125,14 @@ describe('renderers', () => {
     expect(svg).toContain('data-entity="A&lt;b&gt;"');
     expect(svg).toContain('>x&amp;y: Int!</text>');
     expect(svg).not.toContain('A<b>');
+  });
+});
+
+describe('layering', () => {
+  it('the picture reads federation edges and use-case services without importing either (nor any surface)', () => {
+    const files = [...reachable('src/picture/index.ts')];
+    expect(files).toContain('src/er/edges.ts'); // the walk does follow imports
+    expect(files.filter((f) => /^src\/(federation|usecase|http|mcp|cli)\/|^compat\//.test(f))).toEqual([]);
+    expect([...reachable('src/er/diagram.ts')].filter((f) => !f.startsWith('src/er/'))).toEqual([]);
   });
 });

@@ -22,9 +22,13 @@ export function erPageHtml(picture: ErPicture, options: ErPageOptions = {}): str
   const title = escapeHtml(options.title ?? 'ergraph ER diagram');
   const graphiql = options.graphiql;
   const svg = erSvg(picture, { docsUrl: graphiql ? (type) => docsLink(graphiql, type) : undefined });
-  const counts = `${picture.entities.length} entities, ${picture.relationships.length} relationships` +
-    (picture.members.length ? `, ${picture.members.length} federation members` : '') +
-    (picture.services.length ? `, ${picture.services.length} use-case services` : '');
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const counts = [
+    count(picture.entities.length, 'entity', 'entities'),
+    count(picture.relationships.length, 'relationship', 'relationships'),
+    ...(picture.members.length ? [count(picture.members.length, 'federation member', 'federation members')] : []),
+    ...(picture.services.length ? [count(picture.services.length, 'use-case service', 'use-case services')] : []),
+  ].join(', ');
   const formats = ER_FORMATS.map((f) => `<a href="?format=${f}">${f}</a>`).join(' · ');
   return `<!doctype html>
 <html lang="en">

@@ -122,19 +122,39 @@ function label(x: number, y: number, text: string): string {
   );
 }
 
+const hits = (b: Box, x: number, y: number) => x > b.x - 4 && x < b.x + b.width + 4 && y > b.y - 4 && y < b.y + b.height + 4;
+
+interface Area {
+  width: number;
+  height: number;
+}
+
+/** Whether the curve through `point(t)` runs over a box other than its ends, or off the picture. */
+function crosses(point: (t: number) => [number, number], obstacles: readonly Box[], area: Area): boolean {
+  for (let i = 1; i < 40; i++) {
+    const [x, y] = point(i / 40);
+    if (x < 10 || y < 12 || x > area.width - 10 || y > area.height - 12) return true;
+    if (obstacles.some((b) => hits(b, x, y))) return true;
+  }
+  return false;
+}
+
 /**
  * `offset`: sideways shift of the k-th of parallel edges. `labelDy`: where its label sits,
- * above or below the middle between the two boxes: labels are wide and short, so parallel
- * ones are kept apart vertically, each on its own line.
+ * above or below the middle of the gap between the two boxes: labels are wide and short, so
+ * parallel ones are kept apart vertically, each on its own line. An edge whose straight line
+ * would run under another box bends around it instead (the first of a few growing bends that
+ * clears every box and stays inside the picture), so no edge is hidden.
  */
-function edgeSvg(edge: Edge, from: Box, to: Box, offset: number, labelDy: number): string {
+function edgeSvg(edge: Edge, from: Box, to: Box, offset: number, labelDy: number, obstacles: readonly Box[], area: Area): string {
   const attrs = `class="er-edge er-edge-${edge.kind}" data-from="${escape(edge.from)}" data-to="${escape(edge.to)}"`;
   if (from === to) {
     // A self-reference: a loop on the box's right side.
     const x = from.x + from.width;
     const y = from.y + HEADER / 2 + offset;
     const path = `M${round(x)},${round(y)} C${round(x + 60)},${round(y - 30)} ${round(x + 60)},${round(y + 40)} ${round(x)},${round(y + 14)}`;
-    return `<g ${attrs}><path d="${path}" marker-end="url(#er-arrow)"/>${label(x + 50, y + 6, edge.label)}</g>`;
+    // The label starts right of the loop, off the box.
+    return `<g ${attrs}><path d="${path}" marker-end="url(#er-arrow)"/>${label(x + 52 + labelWidth(edge.label.length) / 2, y + 6, edge.label)}</g>`;
   }
   const fx = from.x + from.width / 2;
   const fy = from.y + from.height / 2;
@@ -142,20 +162,46 @@ function edgeSvg(edge: Edge, from: Box, to: Box, offset: number, labelDy: number
   const ty = to.y + to.height / 2;
   // Parallel edges between one pair are spread sideways so each stays visible.
   const length = Math.hypot(tx - fx, ty - fy) || 1;
-  const nx = (-(ty - fy) / length) * offset;
-  const ny = ((tx - fx) / length) * offset;
+  const [ux, uy] = [-(ty - fy) / length, (tx - fx) / length]; // unit normal
+  const nx = ux * offset;
+  const ny = uy * offset;
   const [x1, y1] = border(from, tx + nx, ty + ny);
   const [x2, y2] = border(to, fx + nx, fy + ny);
   const [sx, sy, ex, ey] = [x1 + nx, y1 + ny, x2 + nx, y2 + ny];
-  let [lx, ly] = [(sx + ex) / 2, (sy + ey) / 2];
-  if (Math.abs(ey - sy) > 0.2 * Math.abs(ex - sx)) {
-    // Not near-horizontal: put the label at its height on the line (near-horizontal parallel
-    // lines are already apart vertically by their sideways offset).
-    ly = (fy + ty) / 2 + labelDy;
-    lx = sx + ((ly - sy) * (ex - sx)) / (ey - sy);
+  const straight = (t: number): [number, number] => [sx + (ex - sx) * t, sy + (ey - sy) * t];
+  if (!crosses(straight, obstacles, area)) {
+    let [lx, ly] = [(sx + ex) / 2, (sy + ey) / 2];
+    if (Math.abs(ey - sy) > 0.2 * Math.abs(ex - sx)) {
+      // Not near-horizontal: put the label at its height on the line, around the middle of the
+      // gap the pair shares (near-horizontal parallel lines are apart vertically already).
+      const [, gy1] = border(from, tx, ty);
+      const [, gy2] = border(to, fx, fy);
+      ly = (gy1 + gy2) / 2 + labelDy;
+      lx = sx + ((ly - sy) * (ex - sx)) / (ey - sy);
+    }
+    return (
+      `<g ${attrs}><line x1="${round(sx)}" y1="${round(sy)}" x2="${round(ex)}" y2="${round(ey)}" marker-end="url(#er-arrow)"/>` +
+      `${label(lx, ly, edge.label)}</g>`
+    );
   }
+  const bends = [80, -80, 160, -160, 240, -240, 320, -320];
+  let curve: { s: [number, number]; c: [number, number]; e: [number, number]; at: (t: number) => [number, number] } | undefined;
+  for (const bend of bends) {
+    // A quadratic passes halfway to its control point: parallel curves need a wider spread.
+    const c: [number, number] = [(fx + tx) / 2 + ux * (bend + 2.5 * offset), (fy + ty) / 2 + uy * (bend + 2.5 * offset)];
+    const s0 = border(from, c[0], c[1]);
+    const e0 = border(to, c[0], c[1]);
+    const at = (t: number): [number, number] => [
+      (1 - t) ** 2 * s0[0] + 2 * (1 - t) * t * c[0] + t ** 2 * e0[0],
+      (1 - t) ** 2 * s0[1] + 2 * (1 - t) * t * c[1] + t ** 2 * e0[1],
+    ];
+    curve = { s: s0, c, e: e0, at };
+    if (!crosses(at, obstacles, area)) break;
+  }
+  const { s: cs, c, e: ce, at } = curve!;
+  const [lx, ly] = at(0.5);
   return (
-    `<g ${attrs}><line x1="${round(sx)}" y1="${round(sy)}" x2="${round(ex)}" y2="${round(ey)}" marker-end="url(#er-arrow)"/>` +
+    `<g ${attrs}><path d="M${round(cs[0])},${round(cs[1])} Q${round(c[0])},${round(c[1])} ${round(ce[0])},${round(ce[1])}" marker-end="url(#er-arrow)"/>` +
     `${label(lx, ly, edge.label)}</g>`
   );
 }
@@ -207,7 +253,8 @@ export function erSvg(picture: ErPicture, options: ErSvgOptions = {}): string {
     const count = pairCount.get(key)!;
     const centered = index - (count - 1) / 2;
     const spread = e.from === e.to ? index * 22 : centered * 18 * (e.from < e.to ? 1 : -1);
-    return edgeSvg(e, byId.get(e.from)!, byId.get(e.to)!, spread, centered * 22);
+    const [from, to] = [byId.get(e.from)!, byId.get(e.to)!];
+    return edgeSvg(e, from, to, spread, centered * 22, boxes.filter((b) => b !== from && b !== to), { width: width + 60, height });
   });
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="er-diagram" width="${round(width + 60)}" height="${round(height)}" viewBox="0 0 ${round(width + 60)} ${round(height)}" role="img" aria-label="ER diagram">` +

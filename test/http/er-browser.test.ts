@@ -9,13 +9,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GraphQLHandler } from 'ergraph';
 import { graphqlApp } from 'ergraph/http';
 import { diagram } from '../graphql/domain.js';
+import { chain } from '../picture/chain.js';
+import { diagram as shop, services } from '../picture/shop.js';
+import type { Page } from 'playwright-core';
 import { requireChromium, withPage } from '../support/chromium.js';
+
+/** Edges (by from->to) whose drawn line or curve runs under a box other than its two ends. */
+async function hiddenEdges(page: Page): Promise<string[]> {
+  return page.$$eval('svg.er-diagram g.er-edge', (edges) => {
+    const boxes = Array.from(document.querySelectorAll('svg.er-diagram g[data-entity], svg.er-diagram g[data-member], svg.er-diagram g[data-service]'), (g) => ({
+      id: g.getAttribute('data-entity') ?? g.getAttribute('data-member') ?? g.getAttribute('data-service'),
+      box: (g.querySelector('rect.er-box') as SVGGraphicsElement).getBBox(),
+    }));
+    const hidden: string[] = [];
+    for (const edge of edges) {
+      const [from, to] = [edge.getAttribute('data-from'), edge.getAttribute('data-to')];
+      const shape = edge.querySelector('line, path') as SVGGeometryElement;
+      const length = shape.getTotalLength();
+      for (let i = 1; i < 50; i++) {
+        const p = shape.getPointAtLength((length * i) / 50);
+        const under = boxes.find(({ id, box }) => id !== from && id !== to && p.x > box.x && p.x < box.x + box.width && p.y > box.y && p.y < box.y + box.height);
+        if (under) {
+          hidden.push(`${from}->${to} under ${under.id}`);
+          break;
+        }
+      }
+    }
+    return hidden;
+  });
+}
 
 describe.runIf(requireChromium())('the ER page in headless Chromium', () => {
   let server: ServerType;
   let base: string;
   beforeAll(async () => {
     const app = graphqlApp(new GraphQLHandler(diagram));
+    app.route('/', graphqlApp(new GraphQLHandler(shop), { path: '/shop/graphql', er: { services } }));
+    app.route('/', graphqlApp(new GraphQLHandler(chain), { path: '/chain/graphql' }));
     await new Promise<void>((ready) => {
       server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => ready());
     });
@@ -58,12 +88,50 @@ describe.runIf(requireChromium())('the ER page in headless Chromium', () => {
         'Comment->User: author (fk authorId) N:1',
         'Comment->Task: task (fk taskId) N:1',
       ]);
+      expect(await hiddenEdges(page)).toEqual([]);
       // boxes do not overlap
       const rects = await page.$$eval('svg.er-diagram rect.er-box', (rs) => rs.map((r) => (r as SVGGraphicsElement).getBBox()).map(({ x, y, width, height }) => ({ x, y, width, height })));
       for (const [i, a] of rects.entries()) {
         for (const b of rects.slice(i + 1)) {
           expect(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true);
         }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('draws federation members and use-case services with their edges, a self reference as a loop', async () => {
+    await withPage(`${base}/shop/er`, 'er-page-members-services', async (page, problems) => {
+      const drawn = await page.$$eval('svg.er-diagram g[data-entity], svg.er-diagram g[data-member], svg.er-diagram g[data-service]', (gs) =>
+        gs.map((g) => `${g.getAttribute('class')} ${g.querySelector('.er-title')?.textContent} ${(g.querySelector('rect.er-box') as SVGGraphicsElement).getBBox().width > 0}`),
+      );
+      expect(drawn).toEqual(['er-entity Customer true', 'er-entity Order true', 'er-member reviews.Review true', 'er-service OrderService true']);
+      expect(await page.getAttribute('g[data-entity="Order"] a.er-docs-link', 'href')).toBe('/shop/graphql?docs=Order');
+      expect(await page.textContent('header p')).toContain('2 entities, 3 relationships, 1 federation member, 1 use-case service.');
+      expect(await page.$$eval('g.er-edge', (gs) => gs.map((g) => g.getAttribute('class')!.split(' ')[1]))).toEqual([
+        'er-edge-relationship',
+        'er-edge-relationship',
+        'er-edge-relationship',
+        'er-edge-remote',
+        'er-edge-reads',
+      ]);
+      expect(await page.$$eval('g.er-edge[data-from="Customer"][data-to="Customer"] path', (ps) => ps.length)).toBe(1);
+      expect(await hiddenEdges(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it('bends an edge around the boxes between its ends, inside the picture', async () => {
+    await withPage(`${base}/chain/er`, 'er-page-bends', async (page, problems) => {
+      expect(await page.$$eval('g.er-entity', (gs) => gs.length)).toBe(5);
+      // A -> C runs past B on the straight line: it must be drawn as a curve around B
+      expect(await page.$$eval('g.er-edge[data-from="A"][data-to="C"] path', (ps) => ps.length)).toBe(1);
+      expect(await hiddenEdges(page)).toEqual([]);
+      const svg = await page.locator('svg.er-diagram').boundingBox();
+      for (const label of await page.locator('.er-edge-label').all()) {
+        const box = (await label.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(svg!.y);
+        expect(box.y + box.height).toBeLessThanOrEqual(svg!.y + svg!.height);
       }
       expect(problems).toEqual([]);
     });

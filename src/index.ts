@@ -68,3 +68,21 @@ export type {
 // Schema checks: `ergraph schema print|diff` as functions.
 export { schemaSdl, loadSchema, schemaDiff, formatSchemaDiff, SchemaSourceError } from './schema/index.js';
 export type { LoadSchemaOptions, ChangeLevel, SchemaChange, SchemaDiffResult, SchemaDiffOptions } from './schema/index.js';
+
+// The ER picture: `ergraph er` and the /er page as functions.
+export { erPicture, erMermaid, erDot, erSvg, formatErPicture, ER_FORMATS, ER_PICTURE_FORMAT } from './picture/index.js';
+export type {
+  ErPicture,
+  ErPictureOptions,
+  ErEntity,
+  ErField,
+  ErOperation,
+  ErRelationship,
+  ErMember,
+  ErService,
+  ErServiceOperation,
+  Cardinality,
+  PictureServices,
+  ErSvgOptions,
+  ErFormat,
+} from './picture/index.js';

@@ -1,5 +1,5 @@
 /**
- * The demo's HTTP surface, one mount per line: GraphQL (GraphiQL on GET), the use-case routes
+ * The demo's HTTP surface, one mount per line: GraphQL (GraphiQL on GET, the ER page at /er), the use-case routes
  * with OpenAPI and docs, MCP over Streamable HTTP, and the v5 compat endpoint.
  */
 import { Hono } from 'hono';
@@ -15,6 +15,7 @@ import { demoServices } from './services.js';
 const COMPAT_LINKS = ['<a href="/graphql/v5/usage">retirement report</a>'];
 const INDEX = `<!doctype html><meta charset="utf-8"><title>ergraph demo</title><h1>ergraph demo</h1><ul>
 <li><a href="/graphql">GraphQL v6 (GraphiQL)</a> — try the mutation <code>${DEMO_MUTATION.replace(/"/g, '&quot;')}</code></li>
+<li><a href="/er">ER diagram</a> (entities, relationships, services; each entity opens its GraphiQL docs)</li>
 <li><a href="/docs">Use-case routes (API docs)</a> · <a href="/openapi.json">openapi.json</a></li>
 <li>MCP (Streamable HTTP): POST /mcp</li>
 <li><a href="/graphql/v5">GraphQL v5 compat (GraphiQL)</a> · ${COMPAT_LINKS.join(' · ')}</li>
@@ -74,8 +75,10 @@ export const DEMO_QUERY = `# Users, their highest-priority tasks, and each task'
 export function createApp(graph: DemoGraph, db: SqlDatabase, usage?: UsageRecorder): Hono {
   const app = new Hono();
   app.route('/', compatApp(createCompatHandler(graph.handler, usage ? { usage } : {}), { path: '/graphql/v5', defaultQuery: DEMO_V5_QUERY }));
-  app.route('/', graphqlApp(graph.handler, { path: '/graphql', defaultQuery: DEMO_QUERY }));
-  app.route('/', createUseCaseRouter(demoServices(db, graph)));
+  const services = demoServices(db, graph);
+  // /er: the ER diagram, with the use-case services and the entities their DTOs read.
+  app.route('/', graphqlApp(graph.handler, { path: '/graphql', defaultQuery: DEMO_QUERY, er: { services } }));
+  app.route('/', createUseCaseRouter(services));
   const apps = [{ name: 'demo', handler: graph.handler, description: 'Users, projects, tasks, comments and tags' }];
   // The demo lets agents try mutations (graphql_mutation is off unless asked for); /mcp answers
   // loopback hosts and pages only, against DNS rebinding.

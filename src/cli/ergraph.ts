@@ -3,12 +3,13 @@
  * drive it in-process.
  *
  *   ergraph serve --app <module> [--port --host]  GraphQL (+ GraphiQL) per app and MCP at /mcp
- *   ergraph mcp --app <module> [--http]           MCP over stdio (what agents spawn) or HTTP
+ *   ergraph mcp --app <module> [--http]           MCP over stdio (what agents spawn) or HTTP [--operations ops.graphql]
  *   ergraph demo [--port --host]                  the demo service of examples/demo
  *   ergraph doctor [--app <module>]               checklist of the setup (exit 1 on problems)
  *   ergraph schema print --app <module> [--v5]    SDL of the v6 schema (or the v5 flat one)
  *   ergraph schema diff <old> <new> [--usage db]  breaking/dangerous/safe changes (exit 1 on breaking)
  *   ergraph compat report --database <url>        the v5 retirement verdict from the usage store
+ *   ergraph er --app <module> [--format mermaid|dot|json]  the ER picture of an app
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
@@ -57,11 +58,13 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           .option('path', { type: 'string', default: '/mcp', describe: 'HTTP path of the endpoint' })
           .option('v5-compat', v5CompatOption)
           .option('mutations', mutationsOption)
-          .option('allowed-host', allowedHostOption),
+          .option('allowed-host', allowedHostOption)
+          .option('operations', { type: 'string', describe: 'a .graphql document or .json persisted query list: one tool per named operation, its variables as input' })
+          .option('operations-app', { type: 'string', describe: 'the app the operations run against, when the module exports several' }),
       async (a) => {
         const { mcpCommand } = await import('./mcp.js');
-        const { app, http, host, port, path, v5Compat, mutations } = a;
-        await mcpCommand({ app, http, host, port, path, v5Compat, mutations, allowedHosts: a.allowedHost ?? [] }, io);
+        const { app, http, host, port, path, v5Compat, mutations, operations, operationsApp } = a;
+        await mcpCommand({ app, http, host, port, path, v5Compat, mutations, operations, operationsApp, allowedHosts: a.allowedHost ?? [] }, io);
       },
     )
     .command(
@@ -137,6 +140,19 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           },
         )
         .demandCommand(1, 'give a compat command: report'),
+    )
+    .command(
+      'er',
+      "print an app's ER picture: entities, fields, relationships (fk, cardinality), root operations, use-case services, federation members",
+      (y) =>
+        y
+          .option('app', appOption)
+          .option('name', { type: 'string', describe: 'which app, when the module exports several' })
+          .option('format', { choices: ['mermaid', 'dot', 'json'] as const, default: 'mermaid' as const, describe: 'Mermaid erDiagram, Graphviz DOT, or the JSON model' }),
+      async (a) => {
+        const { erCommand } = await import('./er.js');
+        code = await erCommand({ app: a.app, name: a.name, format: a.format }, io);
+      },
     )
     .demandCommand(1, 'give a command')
     .strict()

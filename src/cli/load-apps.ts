@@ -33,6 +33,11 @@ async function enableTypeScript(file: string) {
  * default export that is the list or an object holding `apps`.
  */
 export async function loadApps(modulePath: string, cwd = process.cwd()): Promise<McpApp[]> {
+  return (await loadAppModule(modulePath, cwd)).apps;
+}
+
+/** `loadApps`, plus the module's other exports (e.g. `services` for `ergraph er`). */
+export async function loadAppModule(modulePath: string, cwd = process.cwd()): Promise<{ apps: McpApp[]; exports: Record<string, unknown> }> {
   const file = resolve(cwd, modulePath);
   if (!existsSync(file)) throw new CliError(`app module not found: ${file}`);
   await enableTypeScript(file);
@@ -43,5 +48,16 @@ export async function loadApps(modulePath: string, cwd = process.cwd()): Promise
       `${modulePath} must export the MCP apps: export const apps = [{ name, handler, description }] (or a default export of that list)`,
     );
   }
-  return apps;
+  return { apps, exports: mod };
+}
+
+/** The app named `name`, or the only one; an error listing the apps otherwise. */
+export function pickApp(apps: readonly McpApp[], name: string | undefined, module: string): McpApp {
+  if (name !== undefined) {
+    const app = apps.find((a) => a.name === name);
+    if (!app) throw new CliError(`${module} has no app named ${JSON.stringify(name)}; its apps: ${apps.map((a) => a.name).join(', ')}`);
+    return app;
+  }
+  if (apps.length > 1) throw new CliError(`${module} has ${apps.length} apps (${apps.map((a) => a.name).join(', ')}): pick one with --name`);
+  return apps[0]!;
 }

@@ -4,24 +4,13 @@
  */
 import { formatSchemaDiff, schemaDiff } from '../schema/diff.js';
 import { schemaSdl } from '../schema/index.js';
-import type { McpApp } from '../mcp/apps.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
-import { CliError, loadApps } from './load-apps.js';
+import { loadApps, pickApp } from './load-apps.js';
 
 export interface SchemaPrintArgs {
   app: string;
   name?: string;
   v5: boolean;
-}
-
-function pickApp(apps: readonly McpApp[], name: string | undefined, module: string): McpApp {
-  if (name !== undefined) {
-    const app = apps.find((a) => a.name === name);
-    if (!app) throw new CliError(`${module} has no app named ${JSON.stringify(name)}; its apps: ${apps.map((a) => a.name).join(', ')}`);
-    return app;
-  }
-  if (apps.length > 1) throw new CliError(`${module} has ${apps.length} apps (${apps.map((a) => a.name).join(', ')}): pick one with --name`);
-  return apps[0]!;
 }
 
 export async function schemaPrintCommand(args: SchemaPrintArgs, io: CliIO): Promise<number> {

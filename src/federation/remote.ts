@@ -3,6 +3,7 @@
  * markers, and `RemoteRelationship` edges to them. A marker is not a class: it names one that
  * `federate()` materializes from the member's introspection.
  */
+import { DESCRIBE_EDGE, type DescribedEdge, type ForeignEdge } from '../er/edges.js';
 import { MATERIALIZE } from '../er/schema.js';
 import type { AnyModelClass } from '../er/model.js';
 import { FederationError } from './errors.js';
@@ -151,7 +152,7 @@ export interface RemoteRelationshipOptions {
 }
 
 /** An edge to an entity of another service; lives in `__relationships__` next to local ones. */
-export class RemoteRelationship {
+export class RemoteRelationship implements DescribedEdge {
   readonly fk: string;
   readonly name: string;
   readonly joinRemote: string;
@@ -180,6 +181,12 @@ export class RemoteRelationship {
     this.list = list;
     this.remote = remote;
     this.description = options.description;
+  }
+
+  /** What the ER picture draws for this edge. */
+  [DESCRIBE_EDGE](): ForeignEdge {
+    const { name, fk, list, description } = this;
+    return { name, fk, service: this.remote.service, target: this.remote.name, joinKey: this.joinRemote, list, paginated: this.pagination, ...(description ? { description } : {}) };
   }
 }
 

@@ -68,7 +68,26 @@ export function graphiqlHtml(options: GraphiqlOptions = {}): string {
       const props = { fetcher, plugins: [explorer], defaultEditorToolsVisibility: true };
       const defaultQuery = ${scriptJson(options.defaultQuery ?? null)};
       if (defaultQuery !== null) props.defaultQuery = defaultQuery;
-      ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, props));
+      // ?docs=<Type> opens the docs at that type (the ER page links entities here). GraphiQL has
+      // no URL for it, so a child of its provider pushes the type once the schema is loaded.
+      const docsType = new URL(window.location.href).searchParams.get('docs');
+      const ui = GraphiQL.React;
+      function OpenDocs() {
+        const { schema } = ui.useSchemaContext({ nonNull: true });
+        const explorer = ui.useExplorerContext();
+        const opened = React.useRef(false);
+        React.useEffect(() => {
+          const type = schema && schema.getType(docsType);
+          if (!type || !explorer || opened.current) return;
+          opened.current = true;
+          explorer.push({ name: type.name, def: type });
+        }, [schema, explorer]);
+        return null;
+      }
+      // Given at mount, the docs pane starts open (set later, GraphiQL keeps the pane collapsed).
+      if (docsType) props.visiblePlugin = ui.DOC_EXPLORER_PLUGIN;
+      const children = docsType ? React.createElement(GraphiQL.Footer, null, React.createElement(OpenDocs)) : undefined;
+      ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, props, children));
     </script>
   </body>
 </html>

@@ -6,6 +6,8 @@
 import { getOperationAST } from 'graphql';
 import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../graphql/handler.js';
+import { erPicture, type ErPicture, type PictureServices } from '../picture/model.js';
+import { erResponse } from './er-page.js';
 import { mountGraphQL, RequestError, type GraphQLEndpoint, type GraphQLHttpOptions } from './over-http.js';
 
 export interface GraphqlAppOptions extends Partial<Omit<GraphQLHttpOptions, 'path' | 'headers'>> {
@@ -17,7 +19,16 @@ export interface GraphqlAppOptions extends Partial<Omit<GraphQLHttpOptions, 'pat
   graphiql?: boolean;
   /** The query GraphiQL opens with (see `GraphiqlOptions.defaultQuery`); GraphiQL's welcome comment when unset. */
   defaultQuery?: string;
+  /**
+   * The ER diagram page: entities, fields, relationships, root operations (and use-case services
+   * when given), each entity linking to GraphiQL's docs. Served beside the endpoint — `/er` for
+   * `/graphql`, `/tasks/er` for `/tasks/graphql` — whenever GraphiQL is; `false` turns it off.
+   */
+  er?: false | { path?: string; services?: PictureServices };
 }
+
+/** `/er` beside the endpoint: the endpoint's last path segment replaced by `er`. */
+export const erPathFor = (path: string) => `${path.replace(/\/+$/, '').replace(/\/[^/]*$/, '')}/er`;
 
 /** The v6 endpoint: documents are parsed and validated once (the handler keeps them by text). */
 export function handlerEndpoint(handler: GraphQLHandler, options: GraphqlAppOptions = {}): GraphQLEndpoint {
@@ -46,6 +57,13 @@ export function handlerEndpoint(handler: GraphQLHandler, options: GraphqlAppOpti
 }
 
 export function graphqlApp(handler: GraphQLHandler, options: GraphqlAppOptions = {}): Hono {
-  const { path = '/graphql', nullErrors, bodyLimit, use } = options;
-  return mountGraphQL(new Hono(), handlerEndpoint(handler, options), { path, nullErrors, bodyLimit, use });
+  const { path = '/graphql', nullErrors, bodyLimit, use, er } = options;
+  const app = new Hono();
+  if (er !== false && options.graphiql !== false) {
+    let picture: ErPicture | undefined;
+    // Built on first request: by then federation has declared its edges and the diagram is final.
+    const build = () => (picture ??= erPicture(handler.diagram, { services: er?.services }));
+    app.get(er?.path ?? erPathFor(path), (c) => erResponse(c, build, { graphiql: path }));
+  }
+  return mountGraphQL(app, handlerEndpoint(handler, options), { path, nullErrors, bodyLimit, use });
 }

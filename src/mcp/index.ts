@@ -5,6 +5,7 @@
 export { createMcpServer } from './server.js';
 export type { McpServerOptions } from './server.js';
 export type { V5CompatOptions, ListFormat, V5Compat } from './v5.js';
+export type { McpOperations, PersistedOperation, ApolloPersistedQueryManifest } from './operations.js';
 export type { McpApp, McpRequest, GraphQLAppHandler, GraphQLExecutionError } from './apps.js';
 export type { OperationEntry } from './catalog.js';
 export type { ToolResult, ErrorType } from './result.js';

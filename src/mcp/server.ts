@@ -20,6 +20,7 @@ import {
   type OperationKind,
 } from './catalog.js';
 import { runDocument } from './graphql.js';
+import { operationTools, type McpOperations } from './operations.js';
 import { fail, ok, resultSchema, toCallToolResult, type ToolResult } from './result.js';
 import { LIST_FORMATS, v5CompatOf, type V5Compat, type V5CompatOptions } from './v5.js';
 
@@ -44,6 +45,15 @@ export interface McpServerOptions {
    * reads; `list_mutations` / `get_mutation_schema` still describe them).
    */
   mutations?: boolean;
+  /**
+   * Named operations offered as tools of their own, one per operation, named like it, with its
+   * variables as the tool's input: a `.graphql` document (text or path), a list of
+   * `{ name?, document }`, or Apollo's persisted query manifest. Validated here; a bad one throws
+   * `ConfigError`. Mutations among them are offered only with `mutations: true`.
+   */
+  operations?: McpOperations;
+  /** The app the operations run against; may be left out when there is one app. */
+  operationsApp?: string;
   /** Gets every error kept from agents (a tool failing unexpectedly), with the id the agent saw. Default: console.error. */
   onError?: ErrorLogger;
 }
@@ -95,12 +105,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       : fail('invalid_response_type', `response_type must be 'sdl' or 'introspection', not '${value}'`, "use 'sdl' or 'introspection'");
 
   const log = options.onError ?? logToConsole;
+  const registered: string[] = [];
   const tool = <Shape extends z.ZodRawShape>(
     name: string,
     description: string,
     inputSchema: Shape,
     run: (args: z.output<z.ZodObject<Shape>>, request: McpRequest) => ToolResult | Promise<ToolResult>,
   ) => {
+    registered.push(name);
     // The SDK cannot relate a generic Shape to its own inferred argument type, hence the cast below.
     server.registerTool(name, { description, inputSchema, outputSchema: resultSchema }, (async (args: z.output<z.ZodObject<Shape>>, extra: Extra) => {
       try {
@@ -205,7 +217,28 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     );
   }
 
+  if (options.operations !== undefined) {
+    const app = operationsAppOf(options);
+    for (const op of operationTools(options.operations, app.handler.schema, { reserved: new Set(registered) })) {
+      if (op.kind === 'mutation' && !options.mutations) continue; // as graphql_mutation: agents change data only when allowed
+      tool(op.name, op.description, op.input, (args, request) =>
+        runDocument(app, op.kind, { document: op.document, variables: args, operationName: op.operationName }, request, log),
+      );
+    }
+  }
+
   return server;
+}
+
+function operationsAppOf(options: McpServerOptions): McpApp {
+  const { apps, operationsApp } = options;
+  if (operationsApp === undefined) {
+    if (apps.length === 1) return apps[0]!;
+    throw new ConfigError(`MCP operations need operationsApp: the server has ${apps.length} apps (${apps.map((a) => a.name).join(', ')})`);
+  }
+  const app = apps.find((a) => a.name === operationsApp);
+  if (!app) throw new ConfigError(`MCP operationsApp ${operationsApp} is not one of the apps (${apps.map((a) => a.name).join(', ')})`);
+  return app;
 }
 
 /** The request a tool call came in: HTTP transports report its headers and URL, stdio reports nothing. */

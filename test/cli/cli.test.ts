@@ -10,7 +10,7 @@ describe('ergraph --help', () => {
   it('lists every command', async () => {
     const cli = spawnCli(['--help']);
     expect(await cli.exit()).toBe(0);
-    for (const command of ['serve', 'mcp', 'demo', 'doctor', 'schema', 'compat']) expect(cli.stdout()).toMatch(new RegExp(`^  ergraph ${command} `, 'm'));
+    for (const command of ['serve', 'mcp', 'demo', 'doctor', 'schema', 'compat', 'er']) expect(cli.stdout()).toMatch(new RegExp(`^  ergraph ${command} `, 'm'));
   }, 30_000);
 
   it('exits 2 on an unknown command or none', async () => {

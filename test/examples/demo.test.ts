@@ -69,6 +69,21 @@ describe('the demo service, in-process', () => {
     expect(body.data!.Project.search.every((p: { name: string }) => p.name.includes('revamp'))).toBe(true);
   });
 
+  it('serves the ER diagram at /er: every entity linked to its GraphiQL docs, the use-case services and what they read', async () => {
+    const page = await app.request('/er');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const entities = [...html.matchAll(/<g class="er-entity" data-entity="(\w+)"/g)].map((m) => m[1]);
+    expect(entities.sort()).toEqual(['Comment', 'Project', 'Tag', 'Task', 'User']);
+    for (const name of entities) expect(html).toContain(`href="/graphql?docs=${name}"`);
+    expect(html).toContain('data-service="TaskService"');
+    const picture = await (await app.request('/er?format=json')).json();
+    const taskService = picture.services.find((s: { name: string }) => s.name === 'TaskService');
+    expect(taskService.operations.some((op: { reads: string[] }) => op.reads.includes('Task'))).toBe(true);
+    expect(picture.relationships.length).toBeGreaterThan(5);
+    expect(await (await app.request('/')).text()).toContain('<a href="/er">');
+  });
+
   it("opens GraphiQL on a nested paginated query that runs against the demo's data", async () => {
     const html = await (await app.request('/graphql', { headers: { accept: 'text/html' } })).text();
     // The page embeds the query as a JSON string literal (with `<` escaped).

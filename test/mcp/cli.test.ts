@@ -94,3 +94,32 @@ describe('ergraph mcp --v5-compat', () => {
     }
   }, 60_000);
 });
+
+describe('ergraph mcp --operations', () => {
+  it('offers each operation of the file as a tool over stdio, mutations only with --mutations', async () => {
+    const client = newClient();
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/ergraph.js', 'mcp', '--app', 'test/mcp/fixtures/app.ts', '--operations', 'test/mcp/fixtures/operations.graphql'],
+        cwd: root,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t.name === 'UserWithTasks');
+      expect(tool).toMatchObject({ description: 'One user, by id, with the titles of their tasks.', inputSchema: { required: ['id'] } });
+      expect(tools.map((t) => t.name)).not.toContain('AddTask');
+      expect((await call(client, 'UserWithTasks', { id: 1 })).data).toEqual({ User: { byId: { name: 'Ada', tasks: [{ title: 'compile' }, { title: 'ship' }] } } });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('refuses a bad operation before serving, naming it', async () => {
+    const bad = io();
+    expect(await main(['mcp', '--app', 'test/mcp/fixtures/app.ts', '--operations', 'test/mcp/fixtures/app.ts.graphql'], bad.io)).toBe(1);
+    expect(bad.out.stderr).toMatch(/^ergraph: MCP operations: no file .*app\.ts\.graphql\n$/);
+  });
+});

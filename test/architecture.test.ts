@@ -1,5 +1,5 @@
 /**
- * The house, one way up (issue 16.6): src/er → src/resolver → src/graphql / src/orm → the
+ * The house, one way up (issue 16.6): src/er → src/resolver → src/graphql / src/orm / src/picture → the
  * surfaces → compat/ → the CLIs and codemods. madge reads the runtime imports (type-only imports
  * erase at build time and cannot form a loading cycle); a part may import only parts below it.
  */
@@ -13,6 +13,7 @@ const RANK: Record<string, number> = {
   'src/graphql': 2,
   'src/orm': 2,
   'src/schema': 2,
+  'src/picture': 2,
   'src/http': 3,
   'src/mcp': 3,
   'src/federation': 3,

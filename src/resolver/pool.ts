@@ -175,6 +175,15 @@ export class LoaderPool {
         );
       }
     }
+    // A subclass hands its batch function to super(), out of reach but for DataLoader 2's own
+    // `_batchLoadFn` field (stable through 2.x, the peer range); wrapping it gives class loaders
+    // the same batch spans and timings as function loaders. Without that field, no spans.
+    const trace = this.trace;
+    const batch = loader._batchLoadFn;
+    if (trace && typeof batch === 'function') {
+      const name = classLabel(kls);
+      loader._batchLoadFn = (keys: readonly unknown[]) => trace.batch(name, keys.length, () => (batch as BatchLoadFn).call(loader, keys));
+    }
     return loader;
   }
 }

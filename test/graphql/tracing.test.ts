@@ -7,7 +7,8 @@ import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configResolver, DefineSubset, GraphQLHandler, ref } from 'ergraph';
+import DataLoader from 'dataloader';
+import { baseEntity, configResolver, DefineSubset, GraphQLHandler, model, query, ref, Relationship } from 'ergraph';
 import { diagram, Task, User } from './domain.js';
 
 const exporter = new InMemorySpanExporter();
@@ -40,6 +41,32 @@ describe.each(['compiled', 'graphql-js'] as const)('spans on the %s executor', (
       ['usersById', 300],
     ]);
     for (const batch of batches) expect(batch.spanContext().traceId).toBe(operation.spanContext().traceId);
+  });
+});
+
+describe('class loaders', () => {
+  it('a DataLoader subclass gets batch spans with its name and key count, like a function loader', async () => {
+    class Person extends model({ id: z.int(), name: z.string() }) {}
+    class PeopleById extends DataLoader<number, Person> {
+      constructor() {
+        super(async (keys) => keys.map((id) => new Person({ id, name: `p${id}` })));
+      }
+    }
+    const Base = baseEntity();
+    class Note extends model({ id: z.int(), personId: z.int() }) {
+      static __relationships__ = [new Relationship({ fk: 'personId', target: Person, name: 'person', loader: PeopleById })];
+      @query({ returns: () => [Note] })
+      static async all() {
+        return [1, 2, 3].map((id) => new Note({ id, personId: id }));
+      }
+    }
+    Base.entity(Note, { name: 'Note' });
+    Base.entity(Person, { name: 'Person' });
+    const handler = new GraphQLHandler(Base.getDiagram(), { executor: 'compiled', debug: true });
+    const result = await handler.execute('{ Note { all { id person { name } } } }');
+    expect(result.errors).toBeNull();
+    const batches = exporter.getFinishedSpans().filter((s) => s.name === 'ergraph.loader.batch');
+    expect(batches.map((s) => [s.attributes['ergraph.loader'], s.attributes['ergraph.loader.keys']])).toEqual([['PeopleById', 3]]);
   });
 });
 

@@ -24,9 +24,10 @@ export function unifiedDiffs(report: MigrationReport): string {
 }
 
 export function summaryLine(report: MigrationReport): string {
-  const { files, changed, manual, errors, seconds, pending, notForThisApi, skipped, ignored } = report.summary;
+  const { files, changed, companions, manual, errors, seconds, pending, notForThisApi, skipped, ignored } = report.summary;
   const verb = report.dryRun ? 'would change' : 'changed';
   const extra = [
+    companions > 0 ? `${companions} mapping file${companions === 1 ? '' : 's'} ${report.dryRun ? 'to write' : 'written'}` : '',
     pending > 0 ? `${pending} pending (no v6 schema)` : '',
     notForThisApi > 0 ? `${notForThisApi} not for this API` : '',
     skipped > 0 ? `${skipped} skipped` : '',

@@ -84,7 +84,9 @@ export interface MigrationReport {
   schemaSource?: string;
   summary: {
     files: number;
+    /** Scanned files changed (files written beside them, such as manifest mappings, are `companions`). */
     changed: number;
+    companions: number;
     manual: number;
     errors: number;
     pending: number;
@@ -449,7 +451,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     schemaSource,
     summary: {
       files: list.filter((r) => !r.companionOf).length,
-      changed: list.filter((r) => r.changed).length,
+      changed: list.filter((r) => r.changed && !r.companionOf).length,
+      companions: list.filter((r) => r.changed && r.companionOf).length,
       manual: list.reduce((n, r) => n + r.manual.length, 0),
       errors: list.filter((r) => r.error).length,
       pending: list.reduce((n, r) => n + r.pending.length, 0),

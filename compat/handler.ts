@@ -301,7 +301,9 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     let grouped: Record<string, unknown> | null = null;
     if (op.v6Query) {
       const result = await handler.execute(op.v6Query, {
-        context: opts.context,
+        // The client the v5 request named reaches the v6 run as `context.client` (unless the
+        // context has one), so v6 observers such as `countDeprecatedUse` see who sent it.
+        context: opts.client !== undefined && !(opts.context && 'client' in opts.context) ? { ...opts.context, client: opts.client } : opts.context,
         variables: opts.variables,
         operationName: operation.name?.value,
         // The flat document passed the limits above; its grouped form has one more level and an

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GraphQLHandler } from 'ergraph';
 import { graphqlApp } from 'ergraph/http';
 import {
-  countDeprecatedUse, createUsageRecorder, deprecatedFields, memoryUsageStore, openUsageStore, retirementReport, type UsageRow,
+  countDeprecatedUse, createCompatHandler, createUsageRecorder, deprecatedFields, memoryUsageStore, openUsageStore, retirementReport, type UsageRow,
 } from 'ergraph/compat';
 import { Base } from '../graphql/deprecated-domain.js';
 
@@ -70,6 +70,18 @@ describe('deprecated v6 fields in the usage store', () => {
     const report = await retirementReport(store);
     expect(report.fields.find((f) => f.coordinate === 'UserQuery.byName')).toMatchObject({ replacement: 'Use User.getAll', count: 2 });
     await store.close();
+  });
+
+  it('a v5 request reaching a deprecated v6 method is counted under the client the v5 request named', async () => {
+    const store = memoryUsageStore();
+    const usage = createUsageRecorder(store);
+    const handler = new GraphQLHandler(Base.getDiagram());
+    countDeprecatedUse(handler, usage);
+    const compat = createCompatHandler(handler, { usage: createUsageRecorder(memoryUsageStore()) });
+    const result = await compat.execute('{ userByName(name: "ann") { name } }', { client: 'legacy-web' });
+    expect(result.errors).toBeNull();
+    await usage.close();
+    expect(counts((await store.read('2000-01-01')).rows)).toEqual({ 'UserQuery.byName legacy-web': 1 });
   });
 
   it('stops when told, and a failing observer never fails the request', async () => {

@@ -4,6 +4,7 @@
  */
 import { ts } from 'ts-morph';
 import { ParseError } from '../types.js';
+import { linkAndIndex } from './nodes.js';
 
 /** Files the TypeScript-level transforms read. */
 export const SCRIPT_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
@@ -23,14 +24,19 @@ function syntaxErrors(sf: ts.SourceFile): readonly ts.DiagnosticWithLocation[] {
   return (sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
 }
 
-/** Parses `source` or throws `ParseError` naming the file, line and column of the first error. */
+/**
+ * Parses `source` or throws `ParseError` naming the file, line and column of the first error.
+ * The tree has its parent links, set by the walk that also indexes it for the transforms
+ * (`linkAndIndex`) rather than by TypeScript's separate pass.
+ */
 export function parseSource(source: string, file: string): ts.SourceFile {
-  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, scriptKindFor(file));
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, scriptKindFor(file));
   const [first] = syntaxErrors(sf);
   if (first) {
     const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
     throw new ParseError(file, ts.flattenDiagnosticMessageText(first.messageText, '\n'), line + 1, character + 1);
   }
+  linkAndIndex(sf);
   return sf;
 }
 

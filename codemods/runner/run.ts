@@ -205,6 +205,8 @@ function runShared(
           };
         });
         outcomes.set(file, list.length > 0 ? list : [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
+        // Done with this tree: the collector can take it back while the other files are migrated.
+        trees.delete(file);
         progress();
         continue;
       } catch (error) {

@@ -35,7 +35,8 @@ function boundNames(sf: ts.SourceFile): Set<string> {
 
 /** `const x = <init>` declaring `id`'s name in this file, when it is the only declaration and `id` its only use. */
 function onlyUseOfConst(sf: ts.SourceFile, id: ts.Identifier): ts.VariableDeclaration | undefined {
-  const decls = (nodesOf(sf).identifiers.get(id.text) ?? [])
+  const decls = nodesOf(sf)
+    .identifiers(id.text)
     .map((n) => n.parent)
     .filter((p): p is ts.VariableDeclaration => ts.isVariableDeclaration(p) && p.name.kind === ts.SyntaxKind.Identifier && (p.name as ts.Identifier).text === id.text);
   if (decls.length !== 1) return undefined;

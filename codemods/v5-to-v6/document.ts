@@ -18,7 +18,8 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { groupsOf, rootType, type FlatIndex, type FlatTarget, type OperationKind } from '../../compat/flat-index.js';
+import type { FlatIndex, FlatTarget, OperationKind } from '../../compat/flat-index.js';
+import { knownOf } from './choose.js';
 import type { Edit } from '../lib/edits.js';
 
 export interface MovedPath {
@@ -219,14 +220,8 @@ export function rewriteDocument(
   options: DocumentRewriteOptions = {},
 ): DocumentRewrite {
   const out: DocumentRewrite = { edits: [], moves: [], problems: [] };
-  const rootNames: Record<OperationKind, string> = {
-    query: rootType(schema, 'query')?.name ?? 'Query',
-    mutation: rootType(schema, 'mutation')?.name ?? 'Mutation',
-  };
-  const groups: Record<OperationKind, Set<string>> = {
-    query: new Set(groupsOf(schema, 'query').map((g) => g.entity)),
-    mutation: new Set(groupsOf(schema, 'mutation').map((g) => g.entity)),
-  };
+  // The schema's root names and groups, worked out once per schema rather than per document.
+  const { roots: rootNames, groups } = knownOf(schema);
   const taken = new Set<string>();
   visit(document, {
     Field(field) {

@@ -106,6 +106,7 @@ export class Project {
   private readonly byFile = new Map<string, ModuleFacts>();
   /** resolveModule's answers; the facts never change after construction, so neither do they. */
   private readonly resolved = new Map<string, string | undefined>();
+  private exporters: Map<string, string[]> | undefined;
 
   constructor(facts: readonly ModuleFacts[]) {
     for (const f of facts) this.byFile.set(f.file, f);
@@ -117,6 +118,24 @@ export class Project {
 
   allFacts(): ModuleFacts[] {
     return [...this.byFile.values()];
+  }
+
+  /**
+   * The modules exporting a class they declare under `name`. Indexed on first ask: a search of
+   * every module per question made a run quadratic in its files.
+   */
+  classExporters(name: string): readonly string[] {
+    if (!this.exporters) {
+      this.exporters = new Map();
+      for (const f of this.byFile.values())
+        for (const exported of Object.keys(f.localExports)) {
+          if (!f.classes.includes(f.localExports[exported]!)) continue;
+          const list = this.exporters.get(exported);
+          if (list) list.push(f.file);
+          else this.exporters.set(exported, [f.file]);
+        }
+    }
+    return this.exporters.get(name) ?? [];
   }
 
   facts(file: string): ModuleFacts | undefined {

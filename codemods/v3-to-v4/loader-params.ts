@@ -48,8 +48,8 @@ function onlyUseOfConst(sf: ts.SourceFile, id: ts.Identifier): ts.VariableDeclar
 
 /** The one project module exporting a class of this name, if exactly one does. */
 function exportingModule(project: Project, name: string): string | undefined {
-  const found = project.allFacts().filter((f) => f.localExports[name] !== undefined && f.classes.includes(f.localExports[name]!));
-  return found.length === 1 ? found[0]!.file : undefined;
+  const found = project.classExporters(name);
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /**

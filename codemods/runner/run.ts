@@ -18,7 +18,7 @@ import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
 import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
-import { importFixes, scriptOf, type Script } from '../lib/script.js';
+import { importFixes, scriptOf, stepWants, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import type { ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
 import { collectFiles, type SkippedEntry } from './files.js';
@@ -165,7 +165,7 @@ function runShared(
       if (!handles(step, file)) continue;
       try {
         if (script && step.script) {
-          if (step.script.scan && step.script.wants(text)) facts.get(step)!.push(...step.script.scan(script));
+          if (step.script.scan && stepWants(step.script, script)) facts.get(step)!.push(...step.script.scan(script));
         } else if (!script || !step.script) facts.get(step)!.push(...scanFile(step, text, file));
       } catch (error) {
         failed.set(file, error as Error);
@@ -184,7 +184,7 @@ function runShared(
     if (script && mine.every((s) => s.script)) {
       try {
         const ch = fileChanges(script.sf);
-        const active = mine.filter((s) => s.script!.wants(text));
+        const active = mine.filter((s) => stepWants(s.script!, script));
         const edited = new Set<string>();
         for (const step of active) {
           const before = ch.edits.length;

@@ -106,6 +106,7 @@ export class Project {
   private readonly byFile = new Map<string, ModuleFacts>();
   /** resolveModule's answers; the facts never change after construction, so neither do they. */
   private readonly resolved = new Map<string, string | undefined>();
+  private readonly byImporter = new Map<string, Map<string, string | undefined>>();
   private exporters: Map<string, string[]> | undefined;
 
   constructor(facts: readonly ModuleFacts[]) {
@@ -147,9 +148,18 @@ export class Project {
     if (!spec.startsWith('.')) return undefined;
     // Asked for every relative import of every file by several steps; path joins were a tenth of
     // a chain's allocations (bench/codemods.ts), so each (directory, specifier) is resolved once.
+    // First by the file's own name and specifier (the same string objects every time, so their
+    // hashes are cached), then by directory: a key built per call was hashed per call.
+    let mine = this.byImporter.get(from);
+    if (!mine) this.byImporter.set(from, (mine = new Map()));
+    if (mine.has(spec)) return mine.get(spec);
     const dir = dirname(from);
     const key = `${dir}\0${spec}`;
-    if (this.resolved.has(key)) return this.resolved.get(key);
+    if (this.resolved.has(key)) {
+      const known = this.resolved.get(key);
+      mine.set(spec, known);
+      return known;
+    }
     // Files named relative to a root (`applyToFiles` on fixture trees) resolve among themselves.
     const base = isAbsolute(from) ? resolve(dir, spec) : join(dir, spec);
     let found = this.byFile.has(base) ? base : undefined;
@@ -160,6 +170,7 @@ export class Project {
       if (this.byFile.has(index)) found = index;
     }
     this.resolved.set(key, found);
+    mine.set(spec, found);
     return found;
   }
 

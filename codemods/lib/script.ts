@@ -6,6 +6,7 @@
 import type { ScriptStep, Transform, TransformOptions, TransformResult } from '../types.js';
 import { fileChanges } from './changes.js';
 import { fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
+import { slot } from './nodes.js';
 import { parseSource, ts } from './parse.js';
 import { EMPTY_PROJECT, Project } from './project.js';
 
@@ -55,7 +56,7 @@ const unchanged = (source: string): TransformResult => ({ output: source, manual
  * './lib'` where the barrel says `export { ErDiagram as Diagram } from 'ergraph'`. A step's text
  * test (`wants`) looks for the export's own name, so it cannot see these.
  */
-const hidden = new WeakMap<Script, boolean>();
+const hidden = slot<Script, boolean>('ergraph.hidden-names');
 export function bindsHiddenNames(script: Script): boolean {
   let found = hidden.get(script);
   if (found === undefined) hidden.set(script, (found = script.imports.named.some((b) => !script.source.includes(b.imported))));

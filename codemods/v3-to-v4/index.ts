@@ -2,6 +2,7 @@
 import { markOpaque, referencesTo, type ErgraphImports } from '../lib/ergraph-imports.js';
 import type { FileChanges } from '../lib/changes.js';
 import { coveredBy } from '../lib/edits.js';
+import { slot } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import { SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { scriptTransform } from '../lib/script.js';
@@ -34,7 +35,7 @@ function markRemovedTypes(ch: FileChanges, imports: ErgraphImports): void {
  * A script's relationship declarations, read once: the runner's scan and apply see the same tree
  * (and the same imports and module graph), and reading them was a fifth of this step's time.
  */
-const declared = new WeakMap<ts.SourceFile, Declaration[]>();
+const declared = slot<ts.SourceFile, Declaration[]>('ergraph.v3-to-v4.declarations');
 function declarationsOf(script: Script): Declaration[] {
   let found = declared.get(script.sf);
   if (!found) declared.set(script.sf, (found = declarations(script.sf, script.imports, script.project)));

@@ -1,8 +1,14 @@
 /**
- * `ergraph-migrate upgrade --from 3 --to 6` on a generated tree of 2,000 old-API files, beside a
- * baseline that only reads and parses the same files with the same parser, in one run: rounds of
- * each side alternate and are timed in CPU time, so load from other processes cancels out.
+ * `ergraph-migrate upgrade --from 3 --to 6 --dry-run` on a generated tree of 2,000 old-API files
+ * (every file needs changes from several steps), beside the fastest peer for the job: reading the
+ * same files and parsing each once with the same parser and options into a tree with parent
+ * links (`ts.createSourceFile(..., setParentNodes: true)`), and nothing else. Rounds of the two
+ * sides alternate and are timed in CPU time (bench/report.ts `alternate`).
  * Targets (issue 14.5): >= 2,000 files/s in one thread, and at most 2.5x parse-only (>= 0.4x its speed).
+ *
+ * A second row asks whether worker threads help on this machine: `workers: 2` against one thread,
+ * in wall time (the point of threads), at the same size. `defaultWorkers` (codemods/runner/run.ts)
+ * follows what it shows.
  *
  * Run alone: `npx tsx bench/codemods.ts [files]`; `npm run bench` imports `run` and gets rows.
  */
@@ -13,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { buildSchema } from 'graphql';
 import { runMigration, upgradePath } from 'ergraph/migrate';
 import { collectFiles } from '../codemods/runner/files.js';
-import { parseSource, SCRIPT_EXTENSIONS } from '../codemods/lib/parse.js';
+import { PARSE_OPTIONS, SCRIPT_EXTENSIONS, scriptKindFor, ts } from '../codemods/lib/parse.js';
+import { alternate, median, runAlone, type BenchRow } from './report.js';
 
 const FILES = Number((process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2]) || 2000);
 const STEPS = upgradePath('3', '6');
@@ -74,97 +81,57 @@ export function generate(root: string, count: number): void {
   }
 }
 
-/** The shape of a row `npm run bench` prints (bench/report.ts). */
-export interface BenchRow {
-  bench: string;
-  case: string;
-  subject: string;
-  subjectMs: number;
-  baseline: string;
-  baselineMs: number;
-  others?: Record<string, number>;
-  target?: number;
-  rounds?: number;
-}
-
 function parseOnly(root: string): void {
   const { files } = collectFiles([root], { cwd: root, ignore: [], extensions: SCRIPT_EXTENSIONS });
-  for (const file of files) parseSource(readFileSync(file, 'utf8'), file);
+  for (const file of files) ts.createSourceFile(file, readFileSync(file, 'utf8'), PARSE_OPTIONS, true, scriptKindFor(file));
 }
 
 async function migrate(root: string, workers: number): Promise<void> {
   const report = await runMigration({ transforms: STEPS, paths: [root], cwd: root, workers, dryRun: true, gitignore: false, options: { schema: SCHEMA } });
+  // A run that quietly did less (a step failing on every file) would look fast.
   if (report.summary.errors > 0 || report.summary.changed !== report.summary.files) throw new Error(`unexpected run: ${JSON.stringify(report.summary)}`);
 }
 
-async function cpuMs(side: () => unknown): Promise<number> {
-  const before = process.cpuUsage();
+async function wallMs(side: () => Promise<void>): Promise<number> {
+  const started = performance.now();
   await side();
-  const spent = process.cpuUsage(before);
-  return (spent.user + spent.system) / 1000;
+  return performance.now() - started;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
-};
-
-/**
- * Rounds of one call per side, the order rotating every round, until the budget is spent; each
- * side's median round in CPU time. Worker threads are timed in wall time (their CPU is not this
- * thread's), in rounds of their own: they are the question "do workers help here?".
- */
 export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: number; files?: number } = {}): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ergraph-bench-'));
   try {
     const root = join(dir, 'tree');
     generate(root, files);
-    const sides: Record<string, () => unknown> = { migrate: () => migrate(root, 0), parse: () => parseOnly(root) };
-    for (const side of Object.values(sides)) await side(); // warm-up
-    const times: Record<string, number[]> = { migrate: [], parse: [] };
-    const names = Object.keys(sides);
-    const started = performance.now();
-    let rounds = 0;
-    while (rounds < 3 || (performance.now() - started < budgetMs && rounds < 15)) {
-      for (let k = 0; k < names.length; k++) {
-        const name = names[(k + rounds) % names.length]!;
-        times[name]!.push(await cpuMs(sides[name]!));
-      }
-      rounds++;
-    }
-    const workers = Math.max(2, Math.min(8, availableParallelism() - 1));
-    const wall: number[] = [];
-    const one: number[] = [];
+    // Most of the budget for the ratio; worker rounds take seconds each, so two of each at most.
+    const { ms, rounds } = await alternate({ migrate: () => migrate(root, 0), parse: () => parseOnly(root) }, { budgetMs: budgetMs * 0.6, minRounds: 5, maxRounds: 30 });
+    const workers = 2;
+    const wall: Record<'threads' | 'one', number[]> = { threads: [], one: [] };
     for (let i = 0; i < 2; i++) {
-      let t = performance.now();
-      await migrate(root, workers);
-      wall.push(performance.now() - t);
-      t = performance.now();
-      await migrate(root, 0);
-      one.push(performance.now() - t);
+      const order = i % 2 ? (['one', 'threads'] as const) : (['threads', 'one'] as const);
+      for (const side of order) wall[side].push(await wallMs(() => migrate(root, side === 'threads' ? workers : 0)));
     }
-    const migrateMs = median(times.migrate!);
-    const parseMs = median(times.parse!);
+    const filesPerSecond = (msPerRun: number) => Math.round((files / msPerRun) * 1000);
     return [
       {
         bench: 'codemods',
-        case: `upgrade 3 → 6 (${STEPS.length} steps), ${files} files, 1 thread`,
+        case: `upgrade 3 → 6 (${STEPS.length} steps), ${files} files, 1 thread; files/s: ${filesPerSecond(ms.migrate!)} vs ${filesPerSecond(ms.parse!)}`,
         subject: 'ergraph-migrate --dry-run',
-        subjectMs: migrateMs,
-        baseline: 'read + parse once (TypeScript parser)',
-        baselineMs: parseMs,
+        subjectMs: ms.migrate!,
+        baseline: 'read + parse once (TypeScript, parents)',
+        baselineMs: ms.parse!,
         target: 2.5,
         rounds,
-        others: { 'files/s (subject)': Math.round((files / migrateMs) * 1000), 'files/s (parse)': Math.round((files / parseMs) * 1000) },
+        others: { 'files/s ergraph': filesPerSecond(ms.migrate!), 'files/s parse-only': filesPerSecond(ms.parse!) },
       },
       {
         bench: 'codemods',
-        case: `${workers} worker threads vs 1 thread, wall time, ${availableParallelism()} cores`,
+        case: `${workers} worker threads vs 1 thread, ${files} files, wall time, ${availableParallelism()} cores`,
         subject: `${workers} workers`,
-        subjectMs: median(wall),
+        subjectMs: median(wall.threads),
         baseline: '1 thread (shared parse)',
-        baselineMs: median(one),
-        rounds: 2,
+        baselineMs: median(wall.one),
+        rounds: wall.one.length,
       },
     ];
   } finally {
@@ -172,13 +139,4 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const rows = await run({ budgetMs: Number(process.env.BENCH_BUDGET_MS) || 20_000 });
-  for (const r of rows) {
-    console.log(`\n${r.case}`);
-    console.log(`  ${r.subject.padEnd(40)} ${r.subjectMs.toFixed(0).padStart(7)} ms`);
-    console.log(`  ${r.baseline.padEnd(40)} ${r.baselineMs.toFixed(0).padStart(7)} ms`);
-    console.log(`  ratio = ${(r.subjectMs / r.baselineMs).toFixed(2)}x${r.target ? ` (target <= ${r.target}x)` : ''}${r.rounds ? `, ${r.rounds} rounds` : ''}`);
-    if (r.others) console.log(`  ${Object.entries(r.others).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  }
-}
+await runAlone(import.meta, run, 30_000);

@@ -213,7 +213,7 @@ export async function main(argv: readonly string[], io: CliIO = { cwd: process.c
     .option('force', { type: 'boolean', default: false, describe: 'write even if the git work tree has uncommitted changes, or outside a git repository' })
     .option('ignore', { type: 'string', array: true, default: [], describe: 'glob of paths to skip (picomatch), repeatable; .gitignore\'d files are always skipped' })
     .option('since', { type: 'string', describe: 'migrate only files changed since this git ref (all files are still read for cross-file facts)' })
-    .option('workers', { type: 'number', describe: `worker threads (default: only for large trees on machines with 4+ cores; 0 = none)` })
+    .option('workers', { type: 'number', describe: `worker threads (default: only for large trees on machines with 10+ cores; 0 = none)` })
     .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
     .option('schema', { type: 'string', describe: 'v5-to-v6: the v6 schema (SDL file, introspection JSON or URL); else GraphQL Config, --app, or the ER graph in the paths' })
     .option('app', { type: 'string', describe: 'v5-to-v6: module exporting your ER diagram, baseEntity() family or GraphQLHandler' })

@@ -7,6 +7,7 @@
 import { findProp, indentAt, newExpressionsOf, optionsArg, renameKey, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
 import type { FileChanges } from '../lib/changes.js';
 import { localFor, removalRange, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { slot } from '../lib/nodes.js';
 import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import type { Project } from '../lib/project.js';
 import { scriptTransform } from '../lib/script.js';
@@ -116,7 +117,7 @@ function rewriteJoinKeys(ch: FileChanges, plan: Plan, imports: ErgraphImports, p
 }
 
 /** Order names a file's moved orders use: their imports stay although the old uses went. */
-const usedBy = new WeakMap<ts.SourceFile, Set<string>>();
+const usedBy = slot<ts.SourceFile, Set<string>>('ergraph.federation-config.used');
 const ORDER_NAMES = ['BatchPageConfig', 'PageOrder', 'OrderTerm'];
 
 const transform = scriptTransform<FederationFact>(

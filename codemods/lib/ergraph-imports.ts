@@ -104,7 +104,8 @@ export function readErgraphImports(sf: ts.SourceFile, project: Project = EMPTY_P
       for (const specifier of bindings.elements) {
         const found = resolveName(module, (specifier.propertyName ?? specifier.name).text);
         if (!found) continue;
-        out.named.push({ ...found, local: specifier.name.text, specifier, declaration: stmt, module, typeOnly: isTypeOnlySpecifier(specifier, stmt) });
+        // Spelled out rather than spread: a spread literal here took most of this function's time.
+        out.named.push({ imported: found.imported, direct: found.direct, local: specifier.name.text, specifier, declaration: stmt, module, typeOnly: isTypeOnlySpecifier(specifier, stmt) });
       }
     } else if (ts.isExportDeclaration(stmt) && stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier)) {
       const module = stmt.moduleSpecifier.text;
@@ -130,7 +131,7 @@ export function readErgraphImports(sf: ts.SourceFile, project: Project = EMPTY_P
             const found = resolveName(module, key.text);
             if (!found) continue;
             any = true;
-            out.named.push({ ...found, local: el.name.text, specifier: el, declaration: stmt, module, typeOnly: false });
+            out.named.push({ imported: found.imported, direct: found.direct, local: el.name.text, specifier: el, declaration: stmt, module, typeOnly: false });
           }
           if (any || isErgraphModule(module)) bound.add(decl.initializer!);
         }
@@ -187,8 +188,8 @@ export function isReference(id: ts.Identifier): boolean {
 }
 
 /** Identifiers of a file by name, from the file's one shared walk. */
-function identifiersNamed(sf: ts.SourceFile, name: string): ts.Identifier[] {
-  return nodesOf(sf).identifiers.get(name) ?? [];
+function identifiersNamed(sf: ts.SourceFile, name: string): readonly ts.Identifier[] {
+  return nodesOf(sf).identifiers(name);
 }
 
 export function referencesTo(sf: ts.SourceFile, local: string): ts.Identifier[] {

@@ -40,8 +40,15 @@ export function requiredModule(expr: ts.Expression | undefined): string | undefi
   return isRequire || isImport ? moduleSpecifier(e.arguments[0]) : undefined;
 }
 
+/**
+ * A map keyed by a project's own names. Without a prototype V8 keeps it as a hash table from the
+ * start; a `{}` per module, each filled with different names, grows a hidden class per name (a
+ * tenth of a codemod run went to that). It still crosses to worker threads as a plain object.
+ */
+const dict = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 export function scanModule(sf: ts.SourceFile): ModuleFacts {
-  const facts: ModuleFacts = { file: sf.fileName, classes: [], localExports: {}, reExports: {}, stars: [], imports: {}, namespaces: {} };
+  const facts: ModuleFacts = { file: sf.fileName, classes: [], localExports: dict(), reExports: dict(), stars: [], imports: dict(), namespaces: dict() };
   const exported = (node: ts.Node) => !!(ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword));
   for (const stmt of sf.statements) {
     if (ts.isClassDeclaration(stmt) && stmt.name) {
@@ -97,6 +104,10 @@ export interface ClassRef {
 
 export class Project {
   private readonly byFile = new Map<string, ModuleFacts>();
+  /** resolveModule's answers; the facts never change after construction, so neither do they. */
+  private readonly resolved = new Map<string, string | undefined>();
+  private readonly byImporter = new Map<string, Map<string, string | undefined>>();
+  private exporters: Map<string, string[]> | undefined;
 
   constructor(facts: readonly ModuleFacts[]) {
     for (const f of facts) this.byFile.set(f.file, f);
@@ -110,6 +121,24 @@ export class Project {
     return [...this.byFile.values()];
   }
 
+  /**
+   * The modules exporting a class they declare under `name`. Indexed on first ask: a search of
+   * every module per question made a run quadratic in its files.
+   */
+  classExporters(name: string): readonly string[] {
+    if (!this.exporters) {
+      this.exporters = new Map();
+      for (const f of this.byFile.values())
+        for (const exported of Object.keys(f.localExports)) {
+          if (!f.classes.includes(f.localExports[exported]!)) continue;
+          const list = this.exporters.get(exported);
+          if (list) list.push(f.file);
+          else this.exporters.set(exported, [f.file]);
+        }
+    }
+    return this.exporters.get(name) ?? [];
+  }
+
   facts(file: string): ModuleFacts | undefined {
     return this.byFile.get(file);
   }
@@ -117,11 +146,32 @@ export class Project {
   /** The run's file a relative specifier names (`./m`, `./m.js` for `m.ts`, `./dir` for `dir/index.ts`). */
   resolveModule(from: string, spec: string): string | undefined {
     if (!spec.startsWith('.')) return undefined;
+    // Asked for every relative import of every file by several steps; path joins were a tenth of
+    // a chain's allocations (bench/codemods.ts), so each (directory, specifier) is resolved once.
+    // First by the file's own name and specifier (the same string objects every time, so their
+    // hashes are cached), then by directory: a key built per call was hashed per call.
+    let mine = this.byImporter.get(from);
+    if (!mine) this.byImporter.set(from, (mine = new Map()));
+    if (mine.has(spec)) return mine.get(spec);
+    const dir = dirname(from);
+    const key = `${dir}\0${spec}`;
+    if (this.resolved.has(key)) {
+      const known = this.resolved.get(key);
+      mine.set(spec, known);
+      return known;
+    }
     // Files named relative to a root (`applyToFiles` on fixture trees) resolve among themselves.
-    const base = isAbsolute(from) ? resolve(dirname(from), spec) : join(dirname(from), spec);
+    const base = isAbsolute(from) ? resolve(dir, spec) : join(dir, spec);
+    let found = this.byFile.has(base) ? base : undefined;
     const stem = base.replace(/\.(?:[cm]?js|jsx)$/, '');
-    const candidates = [base, ...SCRIPT.map((e) => stem + e), ...SCRIPT.map((e) => join(base, `index${e}`))];
-    return candidates.find((c) => this.byFile.has(c));
+    for (let i = 0; !found && i < SCRIPT.length; i++) if (this.byFile.has(stem + SCRIPT[i])) found = stem + SCRIPT[i];
+    for (let i = 0; !found && i < SCRIPT.length; i++) {
+      const index = join(base, `index${SCRIPT[i]}`);
+      if (this.byFile.has(index)) found = index;
+    }
+    this.resolved.set(key, found);
+    mine.set(spec, found);
+    return found;
   }
 
   /**

@@ -6,6 +6,7 @@
 import type { ScriptStep, Transform, TransformOptions, TransformResult } from '../types.js';
 import { fileChanges } from './changes.js';
 import { fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
+import { slot } from './nodes.js';
 import { parseSource, ts } from './parse.js';
 import { EMPTY_PROJECT, Project } from './project.js';
 
@@ -50,6 +51,26 @@ export function importFixes(step: ScriptStep<never> | ScriptStep<unknown>, scrip
 
 const unchanged = (source: string): TransformResult => ({ output: source, manual: [], notes: [] });
 
+/**
+ * An ergraph export the file binds under a name its text never spells: `import { Diagram } from
+ * './lib'` where the barrel says `export { ErDiagram as Diagram } from 'ergraph'`. A step's text
+ * test (`wants`) looks for the export's own name, so it cannot see these.
+ */
+const hidden = slot<Script, boolean>('ergraph.hidden-names');
+export function bindsHiddenNames(script: Script): boolean {
+  let found = hidden.get(script);
+  if (found === undefined) hidden.set(script, (found = script.imports.named.some((b) => !script.source.includes(b.imported))));
+  return found;
+}
+
+/** Whether a step may have work in a script: its text test, or names that test cannot see. */
+export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): boolean {
+  return step.wants(script.source) || bindsHiddenNames(script);
+}
+
+/** Only a relative import or require can bring in a barrel's alias: without one the text test decides alone. */
+const RELATIVE_MODULE = /(?:from|require\s*\(|import\s*\()\s*['"]\./;
+
 /** A transform over scripts: `scan`/`apply` on text parse and delegate to the shared-tree step. */
 export function scriptTransform<F>(
   meta: Omit<Transform<F>, 'scan' | 'apply' | 'script'>,
@@ -59,12 +80,16 @@ export function scriptTransform<F>(
     ...meta,
     script: step,
     scan: step.scan
-      ? (source, file, options = {}) => (step.wants(source) ? step.scan!(parseScript(source, file, projectOf(options))) : [])
+      ? (source, file, options = {}) => {
+          if (!step.wants(source) && !RELATIVE_MODULE.test(source)) return [];
+          const script = parseScript(source, file, projectOf(options));
+          return stepWants(step, script) ? step.scan!(script) : [];
+        }
       : undefined,
     apply(source, { file, facts, options }) {
       // Parsed even when the step has nothing to do here: a file that does not parse is reported by every transform.
       const script = parseScript(source, file, projectOf(options));
-      if (!step.wants(source)) return unchanged(source);
+      if (!stepWants(step, script)) return unchanged(source);
       const changes = fileChanges(script.sf);
       // Alone (no scan pass over a tree), the file's own facts still count.
       const known = facts.length > 0 || !step.scan ? facts : step.scan(script);

@@ -6,7 +6,8 @@
  * then every step adds its edits to one change set per file, applied at once (a chain of five
  * steps costs about one parse and one check, not ten parses). When two steps claim the same text,
  * that file falls back to running the steps one after another on text. Worker threads run the
- * steps one at a time instead; they only pay off with several spare cores (see `defaultWorkers`).
+ * steps one at a time instead, at about 8x the CPU per file; they only pay off with more spare
+ * cores than that (see `defaultWorkers`).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -17,7 +18,7 @@ import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
 import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
-import { importFixes, scriptOf, type Script } from '../lib/script.js';
+import { importFixes, scriptOf, stepWants, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import type { CompanionFile, ManifestSummary, ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
 import { mergeCompanion } from './companion.js';
@@ -110,14 +111,22 @@ function resolveTransforms(list: MigrationOptions['transforms']): Transform[] {
 }
 
 /**
- * Threads only with at least two spare cores and a large tree. Measured on 2 cores
- * (`bench/codemods.ts`): one worker per spare core is slower than the shared-parse chain in one
- * thread at every size, because the workers run the steps one at a time (one parse per step)
- * and copy every text twice.
+ * How many times the shared-parse chain's CPU a file costs in the worker pool, which runs the
+ * steps one at a time (a parse per step and per scan), clones every text and starts threads.
+ * Measured with `bench/codemods.ts` on 2 cores, 2,000 files: 2 workers took 8.4x the wall time
+ * of one thread (10.5 s against 1.26 s), so each file costs the pool about 8x.
+ */
+export const POOLED_COST = 8;
+const MAX_WORKERS = 16;
+
+/**
+ * Threads only where they can win: a large tree, and more spare cores than the pool's extra cost
+ * per file (on fewer, one thread finishes first). On this project's 2-core machine that is never;
+ * the 10-core threshold follows from the measured cost, not from a run on such a machine.
  */
 export function defaultWorkers(files: number, cores = availableParallelism()): number {
-  const spare = Math.min(8, cores - 1);
-  return files < PARALLEL_THRESHOLD || spare < 3 ? 0 : spare;
+  const spare = Math.min(MAX_WORKERS, cores - 1);
+  return files >= PARALLEL_THRESHOLD && spare > POOLED_COST ? spare : 0;
 }
 
 const isScript = (file: string) => SCRIPT_EXTENSIONS.some((e) => file.endsWith(e));
@@ -163,7 +172,7 @@ function runShared(
       if (!handles(step, file)) continue;
       try {
         if (script && step.script) {
-          if (step.script.scan && step.script.wants(text)) facts.get(step)!.push(...step.script.scan(script));
+          if (step.script.scan && stepWants(step.script, script)) facts.get(step)!.push(...step.script.scan(script));
         } else if (!script || !step.script) facts.get(step)!.push(...scanFile(step, text, file));
       } catch (error) {
         failed.set(file, error as Error);
@@ -182,7 +191,7 @@ function runShared(
     if (script && mine.every((s) => s.script)) {
       try {
         const ch = fileChanges(script.sf);
-        const active = mine.filter((s) => s.script!.wants(text));
+        const active = mine.filter((s) => stepWants(s.script!, script));
         const edited = new Set<string>();
         for (const step of active) {
           const before = ch.edits.length;
@@ -212,6 +221,8 @@ function runShared(
           };
         });
         outcomes.set(file, list.length > 0 ? list : [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
+        // Done with this tree: the collector can take it back while the other files are migrated.
+        trees.delete(file);
         progress();
         continue;
       } catch (error) {

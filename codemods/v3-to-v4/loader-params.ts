@@ -35,7 +35,8 @@ function boundNames(sf: ts.SourceFile): Set<string> {
 
 /** `const x = <init>` declaring `id`'s name in this file, when it is the only declaration and `id` its only use. */
 function onlyUseOfConst(sf: ts.SourceFile, id: ts.Identifier): ts.VariableDeclaration | undefined {
-  const decls = (nodesOf(sf).identifiers.get(id.text) ?? [])
+  const decls = nodesOf(sf)
+    .identifiers(id.text)
     .map((n) => n.parent)
     .filter((p): p is ts.VariableDeclaration => ts.isVariableDeclaration(p) && p.name.kind === ts.SyntaxKind.Identifier && (p.name as ts.Identifier).text === id.text);
   if (decls.length !== 1) return undefined;
@@ -47,8 +48,8 @@ function onlyUseOfConst(sf: ts.SourceFile, id: ts.Identifier): ts.VariableDeclar
 
 /** The one project module exporting a class of this name, if exactly one does. */
 function exportingModule(project: Project, name: string): string | undefined {
-  const found = project.allFacts().filter((f) => f.localExports[name] !== undefined && f.classes.includes(f.localExports[name]!));
-  return found.length === 1 ? found[0]!.file : undefined;
+  const found = project.classExporters(name);
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { findProp, newExpressionsOf, optionsArg, renameKeys, unsafeOptions, valu
 import type { FileChanges } from '../lib/changes.js';
 import { coveredBy } from '../lib/edits.js';
 import { localFor, namespaceUses, referencesTo, type BindingNode, type ErgraphImports, type NamedBinding } from '../lib/ergraph-imports.js';
+import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import type { Project } from '../lib/project.js';
 import { rewriteLoaderFilters } from './loader-params.js';
@@ -34,19 +35,16 @@ export function rewriteResolverOptions(ch: FileChanges, imports: ErgraphImports,
 /** `static __ergraph_relationships__` and `__pydantic_resolve_relationships__`, declared or read. */
 export function rewriteMarkers(ch: FileChanges): void {
   if (!/__(?:ergraph|pydantic_resolve)_relationships__/.test(ch.source)) return;
-  const visit = (node: ts.Node): void => {
-    if (ts.isPropertyDeclaration(node) && ts.isIdentifier(node.name) && RELATIONSHIP_MARKERS.includes(node.name.text)) {
-      const cls = node.parent;
-      const clash =
-        ts.isClassLike(cls) && cls.members.some((m) => m.name && ts.isIdentifier(m.name) && m.name.text === '__relationships__');
-      if (clash) ch.manual(node, `${node.name.text} beside __relationships__: merge them`);
-      else ch.replace(node.name, '__relationships__');
-    } else if (ts.isPropertyAccessExpression(node) && RELATIONSHIP_MARKERS.includes(node.name.text)) {
-      ch.replace(node.name, '__relationships__');
-    }
-    node.forEachChild(visit);
-  };
-  visit(ch.sf);
+  // From the file's shared index rather than a walk of its own.
+  const { properties, accesses } = nodesOf(ch.sf);
+  for (const node of properties) {
+    if (!ts.isIdentifier(node.name) || !RELATIONSHIP_MARKERS.includes(node.name.text)) continue;
+    const cls = node.parent;
+    const clash = ts.isClassLike(cls) && cls.members.some((m) => m.name && ts.isIdentifier(m.name) && m.name.text === '__relationships__');
+    if (clash) ch.manual(node, `${node.name.text} beside __relationships__: merge them`);
+    else ch.replace(node.name, '__relationships__');
+  }
+  for (const node of accesses) if (RELATIONSHIP_MARKERS.includes(node.name.text)) ch.replace(node.name, '__relationships__');
 }
 
 interface Site {

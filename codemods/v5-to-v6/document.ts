@@ -12,13 +12,13 @@
 import {
   Kind,
   OperationTypeNode,
-  visit,
   type DocumentNode,
   type FieldNode,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { groupsOf, rootType, type FlatIndex, type FlatTarget, type OperationKind } from '../../compat/flat-index.js';
+import type { FlatIndex, FlatTarget, OperationKind } from '../../compat/flat-index.js';
+import { knownOf } from './choose.js';
 import type { Edit } from '../lib/edits.js';
 
 export interface MovedPath {
@@ -211,6 +211,20 @@ function rewriteRoot(ctx: Context, set: SelectionSetNode): void {
 }
 
 /** The edits for one parsed document; `text` is the exact text it was parsed from. */
+/**
+ * Every alias written in a selection set, nested ones too. A walk of its own: graphql-js's
+ * `visit` builds a path and an edit list per node, a twentieth of a codemod run's allocations.
+ */
+function collectAliases(set: SelectionSetNode | undefined, into: Set<string>): void {
+  if (!set) return;
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.alias) into.add(selection.alias.value);
+      collectAliases(selection.selectionSet, into);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) collectAliases(selection.selectionSet, into);
+  }
+}
+
 export function rewriteDocument(
   document: DocumentNode,
   text: string,
@@ -219,20 +233,11 @@ export function rewriteDocument(
   options: DocumentRewriteOptions = {},
 ): DocumentRewrite {
   const out: DocumentRewrite = { edits: [], moves: [], problems: [] };
-  const rootNames: Record<OperationKind, string> = {
-    query: rootType(schema, 'query')?.name ?? 'Query',
-    mutation: rootType(schema, 'mutation')?.name ?? 'Mutation',
-  };
-  const groups: Record<OperationKind, Set<string>> = {
-    query: new Set(groupsOf(schema, 'query').map((g) => g.entity)),
-    mutation: new Set(groupsOf(schema, 'mutation').map((g) => g.entity)),
-  };
+  // The schema's root names and groups, worked out once per schema rather than per document.
+  const { roots: rootNames, groups } = knownOf(schema);
   const taken = new Set<string>();
-  visit(document, {
-    Field(field) {
-      if (field.alias) taken.add(field.alias.value);
-    },
-  });
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) collectAliases(definition.selectionSet, taken);
   const mutationGroups: MutationGroups = { seen: new Set(), taken };
   const base = {
     text,

@@ -7,6 +7,7 @@
 import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { fileChanges, type FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
+import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import { scriptTransform } from '../lib/script.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
@@ -135,7 +136,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
 }
 
 /** Where a script's left-alone documents wait until `finish` reports them. */
-const leftAlone = new WeakMap<ts.SourceFile, { pending: ManualItem[]; foreign: ManualItem[] }>();
+const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualItem[] }>('ergraph.v5-to-v6.left-alone');
 
 const scripts = scriptTransform(
   { name: 'v5-to-v6', from: '5', to: '6', description: '', extensions: SCRIPT_EXTENSIONS },

@@ -29,6 +29,9 @@ function wholeLines(source: string, start: number, end: number): { start: number
 
 export function rewriteNamingHelpers(ch: FileChanges): void {
   const { sf, source } = ch;
+  // Every binding or use this reads names a helper in the text (aliases keep the imported name in
+  // the import, namespace uses spell it): a file without either name needs no import read.
+  if (!REMOVED.some((name) => source.includes(name))) return;
   const imports = readErgraphImports(sf);
   let replacementImported = imports.named.some((b) => b.imported === REPLACEMENT);
   const removed = new Set<ts.ImportSpecifier>();

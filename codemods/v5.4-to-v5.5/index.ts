@@ -56,6 +56,15 @@ function wholeLines(ch: FileChanges, node: ts.Node): { start: number; end: numbe
   return { start: lineStart, end: blankBefore && blankAfter ? lineEnd + blankAfter[0].length : lineEnd };
 }
 
+/** What the run's facts say, read once per facts array (every file of a run gets the same one). */
+const summaries = new WeakMap<readonly AutoLoadFact[], { configured: boolean; firstCreator?: string }>();
+function summaryOf(facts: readonly AutoLoadFact[]): { configured: boolean; firstCreator?: string } {
+  let summary = summaries.get(facts);
+  if (!summary)
+    summaries.set(facts, (summary = { configured: facts.some((f) => f.kind === 'configured'), firstCreator: facts.find((f) => f.kind === 'createAutoLoad')?.file }));
+  return summary;
+}
+
 const transform = scriptTransform<AutoLoadFact>(
   {
     name: 'v5.4-to-v5.5',
@@ -73,9 +82,10 @@ const transform = scriptTransform<AutoLoadFact>(
       return facts;
     },
     apply({ sf, file, source, imports }, { facts, changes: ch }) {
-      const configured = facts.some((f) => f.kind === 'configured') || configuredDiagrams(sf, imports).length > 0;
+      const summary = summaryOf(facts);
+      const configured = summary.configured || configuredDiagrams(sf, imports).length > 0;
       // With no binding anywhere, the first file that created AutoLoad gets the one call.
-      const firstCreator = facts.find((f) => f.kind === 'createAutoLoad')?.file ?? file;
+      const firstCreator = summary.firstCreator ?? file;
       let bound = configured;
       for (const call of createAutoLoadCalls(sf)) {
         const stmt = declaringStatement(call);

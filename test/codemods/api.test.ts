@@ -3,7 +3,7 @@ import { cpSync, writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyTransform, loadSchema, MissingOptionError, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { applyToFiles, applyTransform, loadSchema, MissingOptionError, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
 import { loadSchema as v5ToV6LoadSchema } from '../../codemods/v5-to-v6/schema.js';
 import { FIXTURES, readTree } from './helpers.js';
 
@@ -44,6 +44,26 @@ describe('ergraph/migrate', () => {
 
   it('loadSchema is the v5-to-v6 loader itself (it owns the --schema formats)', () => {
     expect(loadSchema).toBe(v5ToV6LoadSchema);
+  });
+
+  it('migrates old names a barrel renames, although the file never spells them (the text pre-filter cannot see them)', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'ergraph-migrate-barrel-'));
+    try {
+      const lib = "export { ErDiagram as Diagram, LoaderDepend as Dep } from 'ergraph';\n";
+      const app = "import { Diagram, Dep } from './lib';\nexport const d = new Diagram({ configs: [] });\nexport const f = (loader = Dep(load)) => loader;\n";
+      writeFileSync(join(tree, 'lib.ts'), lib);
+      writeFileSync(join(tree, 'app.ts'), app);
+      const report = await runMigration({ transforms: ['v3-to-v4', 'v4-to-v5'], paths: ['.'], cwd: tree, workers: 0, dryRun: true, gitignore: false });
+      const after = report.files.find((f) => f.file === 'app.ts')!.after;
+      expect(after).toContain('new Diagram({ entities: [] })');
+      expect(after).not.toContain('Dep(load)');
+      // The same through applyToFiles (each step alone over the set of files).
+      const v4 = transforms.find((t) => t.name === 'v4-to-v5')!;
+      const alone = applyToFiles(v4, new Map([['lib.ts', lib], ['app.ts', app]]));
+      expect(alone.get('app.ts')!.result!.output).toContain('new Diagram({ entities: [] })');
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it('rejects an unknown transform name', async () => {

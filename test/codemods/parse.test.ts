@@ -1,0 +1,67 @@
+/** The shared parse the runner hands to every step, and the rule that decides on worker threads. */
+import { describe, expect, it } from 'vitest';
+import { nodesOf } from '../../codemods/lib/nodes.js';
+import { PARSE_OPTIONS, parseSource, scriptKindFor, ts } from '../../codemods/lib/parse.js';
+import { defaultWorkers, PARALLEL_THRESHOLD, POOLED_COST } from '../../codemods/runner/run.js';
+
+const SOURCE = `import { Relationship as R, LoaderDepend } from 'ergraph';
+/** A documented entity. @deprecated use Other */
+@modelConfig()
+export class Task extends Base {
+  static __ergraph_relationships__ = [new R({ field: 'ownerId', targetKls: () => Task, loader: load })];
+  resolveOwner(loader = LoaderDepend(load)) {
+    const view = <div title={\`\${this.id}\`}>{loader.load(this.ownerId)}</div>;
+    return view ?? gql\`query Q { userGetAll }\`;
+  }
+}
+const { x = 1, ...rest } = require('ergraph');
+`;
+
+/** Every node with its parent's kind and range, in walk order. */
+function parents(sf: ts.SourceFile): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    out.push(`${ts.SyntaxKind[node.kind]}@${node.pos} <- ${node.parent ? `${ts.SyntaxKind[node.parent.kind]}@${node.parent.pos}` : 'none'}`);
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+  return out;
+}
+
+describe('parseSource', () => {
+  it('links every parent as TypeScript does, from the walk that indexes the tree', () => {
+    const file = 'task.tsx';
+    const ours = parseSource(SOURCE, file);
+    const theirs = ts.createSourceFile(file, SOURCE, PARSE_OPTIONS, true, scriptKindFor(file));
+    const linked = parents(ours);
+    expect(linked.length).toBeGreaterThan(80);
+    expect(linked.filter((l) => l.endsWith('<- none'))).toEqual([]);
+    expect(linked).toEqual(parents(theirs));
+  });
+
+  it('indexes the nodes the steps read, identifiers by name on demand', () => {
+    const sf = parseSource(SOURCE, 'task.tsx');
+    const index = nodesOf(sf);
+    expect(index.classes.map((c) => c.name!.text)).toEqual(['Task']);
+    expect(index.news.map((n) => n.expression.getText(sf))).toEqual(['R']);
+    expect(index.calls.map((c) => c.expression.getText(sf))).toEqual(['modelConfig', 'LoaderDepend', 'loader.load', 'require']);
+    expect(index.tagged).toHaveLength(1);
+    expect(index.identifiers('Task').map((id) => id.parent.kind)).toEqual([ts.SyntaxKind.ClassDeclaration, ts.SyntaxKind.ArrowFunction]);
+    expect(index.identifiers('nowhere')).toEqual([]);
+    expect(nodesOf(sf)).toBe(index);
+  });
+
+  it('still reports the first syntax error with its place', () => {
+    expect(() => parseSource('const a = ;\n', 'bad.ts')).toThrow(/bad\.ts:1:11/);
+  });
+});
+
+describe('defaultWorkers', () => {
+  it('stays in one thread unless spare cores outnumber the pool’s extra cost per file', () => {
+    expect(defaultWorkers(2000, 2)).toBe(0);
+    expect(defaultWorkers(100_000, 8)).toBe(0);
+    expect(defaultWorkers(2000, POOLED_COST + 2)).toBe(POOLED_COST + 1);
+    expect(defaultWorkers(PARALLEL_THRESHOLD - 1, 32)).toBe(0);
+    expect(defaultWorkers(PARALLEL_THRESHOLD, 32)).toBe(16);
+  });
+});

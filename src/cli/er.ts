@@ -4,21 +4,14 @@
  * (a `UseCaseAppConfig` or the service classes).
  */
 import type { ErDiagram } from '../er/diagram.js';
-import type { ErFormat, PictureServices } from '../picture/index.js';
+import type { ErFormat } from '../picture/index.js';
 import { EXIT, type CliIO } from './io.js';
-import { CliError, loadAppModule, pickApp } from './load-apps.js';
+import { CliError, loadAppModule, pickApp, servicesIn } from './load-apps.js';
 
 export interface ErArgs {
   app: string;
   name?: string;
   format: ErFormat;
-}
-
-function servicesOf(exported: unknown, module: string): PictureServices | undefined {
-  if (exported === undefined) return undefined;
-  const list = Array.isArray(exported) ? exported : (exported as { services?: unknown } | null)?.services;
-  if (Array.isArray(list) && list.every((s) => typeof s === 'function')) return list as Function[];
-  throw new CliError(`${module} exports services, but not as a UseCaseAppConfig or a list of service classes`);
 }
 
 export async function erCommand(args: ErArgs, io: CliIO): Promise<number> {
@@ -30,7 +23,7 @@ export async function erCommand(args: ErArgs, io: CliIO): Promise<number> {
   // are recorded per copy, and a checkout can hold two (this CLI built in dist/, the module's
   // 'ergraph' mapped to src/ by tsconfig paths). For an installed package both are the same.
   const { erPicture, formatErPicture } = (await import('ergraph')) as typeof import('../picture/index.js');
-  const picture = erPicture(diagram, { services: servicesOf(exports.services, args.app) });
+  const picture = erPicture(diagram, { services: servicesIn(exports.services, args.app) });
   io.stdout.write(formatErPicture(picture, args.format));
   return EXIT.ok;
 }

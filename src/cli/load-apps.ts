@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpApp } from '../mcp/apps.js';
+import type { PictureServices } from '../picture/index.js';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -49,6 +50,14 @@ export async function loadAppModule(modulePath: string, cwd = process.cwd()): Pr
     );
   }
   return { apps, exports: mod };
+}
+
+/** A module's `services` export (a `UseCaseAppConfig` or the service classes), for the ER picture. */
+export function servicesIn(exported: unknown, module: string): PictureServices | undefined {
+  if (exported === undefined) return undefined;
+  const list = Array.isArray(exported) ? exported : (exported as { services?: unknown } | null)?.services;
+  if (Array.isArray(list) && list.every((s) => typeof s === 'function')) return list as Function[];
+  throw new CliError(`${module} exports services, but not as a UseCaseAppConfig or a list of service classes`);
 }
 
 /** The app named `name`, or the only one; an error listing the apps otherwise. */

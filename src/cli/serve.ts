@@ -6,9 +6,11 @@
 import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../graphql/handler.js';
 import { graphqlApp } from '../http/index.js';
+import { erPathFor } from '../http/graphql-app.js';
+import type { PictureServices } from '../picture/index.js';
 import type { McpApp } from '../mcp/apps.js';
 import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../mcp/index.js';
-import { CliError, loadApps } from './load-apps.js';
+import { CliError, loadAppModule, servicesIn } from './load-apps.js';
 import { stopSignal, type CliIO } from './io.js';
 
 export interface ServeArgs {
@@ -24,6 +26,8 @@ export interface ServeArgs {
 export interface ServedApp {
   name: string;
   graphql: string;
+  /** The ER picture page beside the endpoint. */
+  er: string;
 }
 
 // A name becomes a path segment; anything else would be silently re-encoded by clients.
@@ -44,12 +48,12 @@ function httpHandlerOf(app: McpApp): GraphQLHandler {
 
 /** Where each app's endpoint goes: `/graphql` alone, `/<name>/graphql` beside others. */
 export function graphqlPaths(apps: readonly McpApp[]): ServedApp[] {
-  if (apps.length === 1) return [{ name: apps[0]!.name, graphql: '/graphql' }];
+  if (apps.length === 1) return [{ name: apps[0]!.name, graphql: '/graphql', er: erPathFor('/graphql') }];
   return apps.map((app) => {
     if (!SEGMENT.test(app.name)) {
       throw new CliError(`app ${JSON.stringify(app.name)}: with several apps each name is a URL segment, so use letters, digits, . _ ~ -`);
     }
-    return { name: app.name, graphql: `/${app.name}/graphql` };
+    return { name: app.name, graphql: `/${app.name}/graphql`, er: erPathFor(`/${app.name}/graphql`) };
   });
 }
 
@@ -57,6 +61,8 @@ export interface ServeAppOptions {
   v5Compat?: V5Compat;
   mutations?: boolean;
   allowedHosts?: readonly string[];
+  /** Use-case services drawn on each app's `/er` page (the module's `services` export). */
+  services?: PictureServices;
 }
 
 export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions = {}): { app: Hono; served: ServedApp[] } {
@@ -66,7 +72,7 @@ export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions 
     const makeContext = app.context;
     // One context function for both surfaces: it sees the HTTP request either way.
     const context = makeContext && ((c: Context) => makeContext({ transport: 'http', headers: c.req.raw.headers, url: new URL(c.req.url) }));
-    root.route('/', graphqlApp(httpHandlerOf(app), { path: served[i]!.graphql, ...(context ? { context } : {}) }));
+    root.route('/', graphqlApp(httpHandlerOf(app), { path: served[i]!.graphql, er: { services: options.services }, ...(context ? { context } : {}) }));
   });
   const mcp = createMcpServer({ apps, v5Compat: options.v5Compat, mutations: options.mutations });
   root.route('/', mcpApp(mcp, { path: '/mcp', allowedHosts: [...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])] }));
@@ -76,15 +82,16 @@ export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions 
 }
 
 export async function serveCommand(args: ServeArgs, io: CliIO): Promise<void> {
-  const apps = await loadApps(args.app, io.cwd);
+  const { apps, exports } = await loadAppModule(args.app, io.cwd);
+  const services = servicesIn(exports.services, args.app);
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
   const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
-  const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts });
+  const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts, services });
   const { serve } = await import('@hono/node-server');
   const listening = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {
       const base = `http://${args.host}:${info.port}`;
-      for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql}\n`);
+      for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
       io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
       resolve(server);
     });

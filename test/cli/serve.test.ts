@@ -15,8 +15,8 @@ describe('buildServeApp', () => {
   it('serves each of several apps at /<name>/graphql with its own context, and says where at /', async () => {
     const { app, served } = buildServeApp(twoApps);
     expect(served).toEqual([
-      { name: 'tasks', graphql: '/tasks/graphql' },
-      { name: 'books', graphql: '/books/graphql' },
+      { name: 'tasks', graphql: '/tasks/graphql', er: '/tasks/er' },
+      { name: 'books', graphql: '/books/graphql', er: '/books/er' },
     ]);
     const tasks = await app.request('/tasks/graphql', post('{ User { byId(id: 1) { name tasks { title } } } }'));
     expect(await tasks.json()).toEqual({ data: { User: { byId: { name: 'Ada', tasks: [{ title: 'compile' }, { title: 'ship' }] } } }, errors: null });
@@ -40,7 +40,7 @@ describe('buildServeApp', () => {
 
   it('serves one app at /graphql', async () => {
     const { app, served } = buildServeApp([twoApps[1]!]);
-    expect(served).toEqual([{ name: 'books', graphql: '/graphql' }]);
+    expect(served).toEqual([{ name: 'books', graphql: '/graphql', er: '/er' }]);
     expect(await (await app.request('/graphql', post('{ Book { all { id } } }'))).json()).toEqual({ data: { Book: { all: [{ id: 1 }] } }, errors: null });
   });
 
@@ -52,12 +52,26 @@ describe('buildServeApp', () => {
 });
 
 describe('ergraph serve', () => {
+  it("draws the module's use-case services on the /er page it prints", async () => {
+    const cli = spawnCli(['serve', '--app', 'test/picture/shop.ts', '--port', '0']);
+    try {
+      const [, er] = await cli.waitFor(/ER picture at (http:\/\/127\.0\.0\.1:\d+\/er)\n/);
+      const picture = (await (await fetch(`${er}?format=json`)).json()) as { entities: { name: string }[]; services: { name: string }[] };
+      expect(picture.services.map((s) => s.name)).toEqual(['OrderService']);
+      expect(picture.entities.map((e) => e.name)).toContain('Order');
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+  });
+
   it('serves the apps and MCP on the port it prints, and stops on SIGTERM', async () => {
     const cli = spawnCli(['serve', '--app', 'test/cli/fixtures/two-apps.ts', '--port', '0', '--v5-compat']);
     try {
       const [, base] = await cli.waitFor(/MCP at (http:\/\/127\.0\.0\.1:\d+)\/mcp\n/);
       expect(cli.stdout()).toBe(
-        `ergraph serve: tasks GraphQL at ${base}/tasks/graphql\nergraph serve: books GraphQL at ${base}/books/graphql\nergraph serve: MCP at ${base}/mcp\n`,
+        `ergraph serve: tasks GraphQL at ${base}/tasks/graphql · ER picture at ${base}/tasks/er\n` +
+          `ergraph serve: books GraphQL at ${base}/books/graphql · ER picture at ${base}/books/er\n` +
+          `ergraph serve: MCP at ${base}/mcp\n`,
       );
       const response = await fetch(`${base}/tasks/graphql`, post('{ User { getAll(limit: 1) { name } } }'));
       expect(await response.json()).toEqual({ data: { User: { getAll: [{ name: 'Ada' }] } }, errors: null });

@@ -11,7 +11,8 @@ import { relations } from 'drizzle-orm';
 import { integer, pgTable, serial, text, type PgColumnBuilderBase } from 'drizzle-orm/pg-core';
 import type { Page } from 'ergraph';
 import { buildRelationship, SqlRelationship } from 'ergraph/orm';
-import { alternate, databases, runAlone, type BenchDatabase, type BenchOptions, type BenchRow } from './sql-support.js';
+import { runAlone, type BenchRow, type BenchRun } from './report.js';
+import { alternate, onEachDatabase, type BenchDatabase } from './sql-support.js';
 
 const PARENTS = 1_000;
 const CHILDREN = 20;
@@ -80,15 +81,6 @@ async function measure(database: BenchDatabase, budgetMs: number): Promise<Bench
   return rows;
 }
 
-export async function run({ budgetMs }: BenchOptions): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
-  const dbs = await databases();
-  try {
-    for (const database of dbs) rows.push(...(await measure(database, budgetMs / dbs.length)));
-  } finally {
-    for (const database of dbs) await database.close();
-  }
-  return rows;
-}
+export const run: BenchRun = ({ budgetMs }) => onEachDatabase(budgetMs, measure);
 
 await runAlone(import.meta, run, 20_000);

@@ -7,13 +7,13 @@
  * `npm run bench` (bench/run.ts) runs every module within a time budget and prints one table.
  *
  * Timing (`alternate`): rounds of one call per side, the order rotating every round, until the
- * budget is spent; each side reports its median round, in CPU time. tinybench timed one side for seconds and
+ * budget is spent; each side reports its median round, in CPU time (wall time for benches whose
+ * work happens in another process, such as a database server). tinybench timed one side for seconds and
  * then the other, so a change of load in between (other processes on a shared 2-core machine)
  * landed on one side only and the ratio swung from 0.53x to 1.68x between runs.
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { Bench } from 'tinybench';
 
 export interface BenchRow {
   /** The bench module, e.g. `graphql`. */
@@ -30,6 +30,8 @@ export interface BenchRow {
   target?: number;
   /** Rounds each side ran. */
   rounds?: number;
+  /** Anything else the row should say (plan shape, bytes). */
+  note?: string;
 }
 
 export interface BenchOptions {
@@ -47,6 +49,11 @@ export interface AlternateOptions {
   maxRounds?: number;
   /** Untimed rounds first (JIT warm-up; default 1). */
   warmup?: number;
+  /**
+   * `cpu` (default): this process's CPU time. `wall`: elapsed time, for sides whose work is
+   * done elsewhere (a PostgreSQL server), which this process's CPU time would not see.
+   */
+  clock?: 'cpu' | 'wall';
 }
 
 /**
@@ -57,7 +64,7 @@ export interface AlternateOptions {
  */
 export async function alternate(
   sides: Record<string, () => unknown>,
-  { budgetMs, minRounds = 3, maxRounds = 200, warmup = 1 }: AlternateOptions,
+  { budgetMs, minRounds = 3, maxRounds = 200, warmup = 1, clock = 'cpu' }: AlternateOptions,
 ): Promise<{ ms: Record<string, number>; rounds: number }> {
   const names = Object.keys(sides);
   const reps: Record<string, number> = {};
@@ -65,7 +72,7 @@ export async function alternate(
     // Warm-up rounds also size the repetitions; without warm-up one call is timed for that.
     const calls = Math.max(warmup, 1);
     let spent = 0;
-    for (let i = 0; i < calls; i++) spent += await cpuMs(sides[name]!, 1);
+    for (let i = 0; i < calls; i++) spent += await timeMs(clock, sides[name]!, 1);
     reps[name] = Math.max(1, Math.ceil(5 / Math.max(spent / calls, 0.001)));
   }
   const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
@@ -74,7 +81,7 @@ export async function alternate(
   while (rounds < maxRounds && (rounds < minRounds || performance.now() - start < budgetMs)) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + rounds) % names.length]!;
-      times[name]!.push((await cpuMs(sides[name]!, reps[name]!)) / reps[name]!);
+      times[name]!.push((await timeMs(clock, sides[name]!, reps[name]!)) / reps[name]!);
     }
     rounds++;
   }
@@ -82,7 +89,12 @@ export async function alternate(
   return { ms, rounds };
 }
 
-async function cpuMs(side: () => unknown, reps: number): Promise<number> {
+async function timeMs(clock: 'cpu' | 'wall', side: () => unknown, reps: number): Promise<number> {
+  if (clock === 'wall') {
+    const start = performance.now();
+    for (let i = 0; i < reps; i++) await side();
+    return performance.now() - start;
+  }
   const before = process.cpuUsage();
   for (let i = 0; i < reps; i++) await side();
   const spent = process.cpuUsage(before);
@@ -110,6 +122,7 @@ export function printRows(rows: readonly BenchRow[]): void {
       target: r.target ? `<= ${r.target}x ${ratio <= r.target ? 'ok' : 'MISSED'}` : '',
     };
     if (r.others) line.others = Object.entries(r.others).map(([n, ms]) => `${n} ${fmt(ms)}`).join('; ');
+    if (r.note) line.note = r.note;
     return line;
   });
   console.table(table);
@@ -120,23 +133,4 @@ export async function runAlone(meta: ImportMeta, bench: BenchRun, budgetMs: numb
   if (process.argv[1] !== fileURLToPath(meta.url)) return;
   const rows = await bench({ budgetMs: Number(process.env.BENCH_BUDGET_MS) || budgetMs });
   printRows(rows);
-}
-
-/** Print a tinybench pair side by side with the ratio (benches not yet on `alternate`). */
-export function report(title: string, bench: Bench, subject: string, baseline: string, target?: number): number {
-  const mean = (name: string) => {
-    const task = bench.getTask(name);
-    const result = task?.result as { latency?: { mean?: number }; mean?: number } | undefined;
-    const value = result?.latency?.mean ?? result?.mean;
-    if (value === undefined) throw new Error(`benchmark task '${name}' has no result`);
-    return value;
-  };
-  const s = mean(subject);
-  const b = mean(baseline);
-  const ratio = s / b;
-  console.log(`\n${title}`);
-  console.log(`  ${subject.padEnd(36)} ${s.toFixed(2).padStart(10)} ms/op`);
-  console.log(`  ${baseline.padEnd(36)} ${b.toFixed(2).padStart(10)} ms/op`);
-  console.log(`  ratio ${subject} / ${baseline} = ${ratio.toFixed(2)}x${target ? ` (target <= ${target}x)` : ''}`);
-  return ratio;
 }

@@ -1,38 +1,14 @@
 /**
- * What the SQL benches (sql-pagination, columns) share: the two databases, alternating timed
- * rounds, EXPLAIN's plan shape, and the row every bench returns to `npm run bench`.
- *
- * `BenchRow` / `run({ budgetMs })` follow the contract of the `npm run bench` runner; the timing
- * is the same idea as its `alternate`: one call per side per round, the order rotating every
- * round, each side's median, until the time budget is spent. tinybench's 64-iteration minimum
- * made a multi-hundred-millisecond side run for minutes and timed the sides one after the other.
+ * What the SQL benches (sql-pagination, columns) share: the two databases, EXPLAIN's plan
+ * shape, and running a measurement on each database. Rows and timing are report.ts's, on the
+ * wall clock: the PostgreSQL server's work is not this process's CPU time.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { SqlDatabase } from 'ergraph/orm';
-
-export interface BenchRow {
-  bench: string;
-  case: string;
-  subject: string;
-  subjectMs: number;
-  baseline: string;
-  baselineMs: number;
-  /** Other sides measured in the same rounds, ms per operation by name. */
-  others?: Record<string, number>;
-  target?: number;
-  rounds?: number;
-  /** Anything else the row should say (plan shape, bytes). */
-  note?: string;
-}
-
-export interface BenchOptions {
-  budgetMs: number;
-}
+import { alternate as alternateOn, type AlternateOptions, type BenchRow } from './report.js';
 
 export const PG_URL = process.env.ERGRAPH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -113,32 +89,20 @@ export async function databases(): Promise<BenchDatabase[]> {
   return out;
 }
 
-/** Median ms per call of each side from alternating rounds, within `budgetMs` (at least `minRounds`). */
-export async function alternate(
-  sides: Record<string, () => Promise<unknown>>,
-  { budgetMs, minRounds = 5, maxRounds = 500 }: { budgetMs: number; minRounds?: number; maxRounds?: number },
-): Promise<{ ms: Record<string, number>; rounds: number }> {
-  const names = Object.keys(sides);
-  for (const name of names) await sides[name]!(); // warm-up: JIT, plan caches
-  const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
-  const start = performance.now();
-  let rounds = 0;
-  while (rounds < maxRounds && (rounds < minRounds || performance.now() - start < budgetMs)) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + rounds) % names.length]!;
-      const t0 = performance.now();
-      await sides[name]!();
-      times[name]!.push(performance.now() - t0);
-    }
-    rounds++;
-  }
-  return { ms: Object.fromEntries(names.map((n) => [n, median(times[n]!)])), rounds };
-}
+/** Alternating rounds (report.ts) on the wall clock. */
+export const alternate = (sides: Record<string, () => unknown>, options: Omit<AlternateOptions, 'clock'>) =>
+  alternateOn(sides, { ...options, clock: 'wall' });
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** `measure` on PGlite and, when it answers, PostgreSQL, sharing the budget; the databases are closed after. */
+export async function onEachDatabase(budgetMs: number, measure: (database: BenchDatabase, budgetMs: number) => Promise<BenchRow[]>): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const dbs = await databases();
+  try {
+    for (const database of dbs) rows.push(...(await measure(database, budgetMs / dbs.length)));
+  } finally {
+    for (const database of dbs) await database.close();
+  }
+  return rows;
 }
 
 interface PlanNode {
@@ -162,25 +126,4 @@ export async function planShape(database: BenchDatabase, sql: string, params: un
     return `${n['Node Type']}${what ? ` ${what}` : ''}${loops}${children}`;
   };
   return node((plan as { Plan: PlanNode }[])[0]!.Plan);
-}
-
-const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-
-export function printRows(rows: readonly BenchRow[]): void {
-  for (const r of rows) {
-    const ratio = r.subjectMs / r.baselineMs;
-    console.log(`\n[${r.bench}] ${r.case} (${r.rounds ?? '?'} alternating rounds, medians)`);
-    console.log(`  ${r.subject.padEnd(44)} ${fmt(r.subjectMs).padStart(9)} ms`);
-    console.log(`  ${r.baseline.padEnd(44)} ${fmt(r.baselineMs).padStart(9)} ms`);
-    for (const [name, ms] of Object.entries(r.others ?? {})) console.log(`  ${name.padEnd(44)} ${fmt(ms).padStart(9)} ms`);
-    const verdict = r.target ? ` (target <= ${r.target}x: ${ratio <= r.target ? 'met' : 'MISSED'})` : '';
-    console.log(`  ratio ${r.subject} / ${r.baseline} = ${ratio.toFixed(2)}x${verdict}`);
-    if (r.note) console.log(`  ${r.note}`);
-  }
-}
-
-/** Run `bench` when its module is the program (`npx tsx bench/<name>.ts`); `BENCH_BUDGET_MS` overrides the budget. */
-export async function runAlone(meta: ImportMeta, bench: (options: BenchOptions) => Promise<BenchRow[]>, budgetMs: number): Promise<void> {
-  if (process.argv[1] !== fileURLToPath(meta.url)) return;
-  printRows(await bench({ budgetMs: Number(process.env.BENCH_BUDGET_MS) || budgetMs }));
 }

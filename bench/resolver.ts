@@ -5,7 +5,7 @@
  */
 import DataLoader from 'dataloader';
 import { z } from 'zod';
-import { buildList, buildObject, configResolver, DefineSubset, Entity, ErDiagram, model, ref, Relationship } from 'ergraph';
+import { configResolver, DefineSubset, Entity, ErDiagram, model, ref, Relationship } from 'ergraph';
 import { alternate, runAlone, type BenchRun } from './report.js';
 
 const PARENTS = 10_000;

@@ -5,7 +5,6 @@
  */
 import {
   GraphQLError,
-  Kind,
   Source,
   execute as executeLocally,
   print,
@@ -17,6 +16,7 @@ import {
 } from 'graphql';
 import { CHECKED_ELSEWHERE, OperationGuard, type OperationLimits } from '../src/graphql/limits.js';
 import { DocumentCache } from '../src/graphql/document-cache.js';
+import { selectOperation } from '../src/graphql/compile.js';
 import { describeTarget, type FlatTarget } from './flat-index.js';
 import { buildFlatSchema } from './flat-schema.js';
 import { buildLocationMap, type LocationMap } from './locations.js';
@@ -153,23 +153,6 @@ function deprecationOf(target: FlatTarget, rootName: string): Deprecation {
     method: target.method,
     usage: target.operation === 'mutation' ? `mutation ${selection}` : selection,
   };
-}
-
-/** graphql-js's own operation selection, with its messages, run on the flat document. */
-function selectOperation(
-  document: DocumentNode,
-  operationName: string | null | undefined,
-): OperationDefinitionNode | GraphQLError {
-  let found: OperationDefinitionNode | undefined;
-  for (const d of document.definitions) {
-    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (operationName == null) {
-      if (found) return new GraphQLError('Must provide operation name if query contains multiple operations.');
-      found = d;
-    } else if (d.name?.value === operationName) found = d;
-  }
-  if (found) return found;
-  return new GraphQLError(operationName == null ? 'Must provide an operation.' : `Unknown operation named "${operationName}".`);
 }
 
 function mapError(error: GraphQLFormattedError, plan: OperationPlan, locations: () => LocationMap | null): GraphQLFormattedError {

@@ -12,6 +12,7 @@
  * brownouts and 410s itself and otherwise lets the request through untouched.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { boundedText } from '../src/schema/bounded-text.js';
 import { clientName } from './client-name.js';
 import type { CompatHandler, Deprecation } from './handler.js';
 
@@ -80,25 +81,6 @@ export function replacementText(deprecations: readonly Deprecation[]): string {
 /** How much of a refused request's body is read to name its replacements; past this, the general hint. */
 const MAX_HINT_BODY = 1024 * 1024;
 
-/** At most `max` bytes of the body as text, or undefined when it is longer. */
-async function boundedBody(body: ReadableStream<Uint8Array> | null, max: number): Promise<string | undefined> {
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * The GraphQL document and operation name of a refused request, if it carries them (errors only
  * cost the hint). This gate runs before any body limit of the app, so it reads at most 1 MB; the
@@ -131,7 +113,7 @@ async function requestedOperation(c: Context): Promise<RequestedOperation> {
       documentId: c.req.query('documentId') ?? c.req.query('doc_id'),
     };
   try {
-    const text = await boundedBody(c.req.raw.body, MAX_HINT_BODY);
+    const text = await boundedText(c.req.raw.body, MAX_HINT_BODY);
     if (text === undefined) return {};
     const body = JSON.parse(text) as { query?: unknown; operationName?: unknown; extensions?: unknown; documentId?: unknown; doc_id?: unknown };
     const documentId = body?.documentId ?? body?.doc_id;

@@ -5,7 +5,7 @@
  * and reported.
  */
 import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { fileChanges, type FileChanges } from '../lib/changes.js';
+import type { FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';

@@ -45,6 +45,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { DEFAULT_BUDGET, type ExecutionBudget } from './budget.js';
+import { selectOperation } from './compile.js';
 
 /**
  * Per-handler limits; `false` turns one off. Every key has a default (`DEFAULT_LIMITS`). The static
@@ -314,18 +315,6 @@ export function estimateCost(
   return { cost, variableDependent: walk.readVariable };
 }
 
-function selectOperation(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  let found: OperationDefinitionNode | undefined;
-  for (const def of document.definitions) {
-    if (def.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (operationName == null) {
-      if (found) return undefined; // execution reports the ambiguity
-      found = def;
-    } else if (def.name?.value === operationName) return def;
-  }
-  return found;
-}
-
 /** Every static limit off: for a document already checked in another shape (compat's rewritten v5 documents). */
 export const CHECKED_ELSEWHERE: OperationLimits = Object.freeze({
   depth: false,
@@ -388,7 +377,9 @@ export class OperationGuard {
     const key = operationName ?? '';
     let cost = this.costs.get(document)?.get(key);
     if (cost === undefined) {
-      const operation = selectOperation(document, operationName);
+      const selected = selectOperation(document, operationName);
+      // Execution reports a missing or ambiguous operation.
+      const operation = selected instanceof GraphQLError ? undefined : selected;
       if (!operation) return undefined;
       const estimate = estimateCost(schema, operation, fragmentsOf(document), variables, this.listSize);
       cost = estimate.cost;

@@ -18,7 +18,7 @@ import {
   type PageLoadFn,
   type PageRequest,
 } from '../er/relationship.js';
-import { buildList, buildObject } from '../resolver/loaders.js';
+import { buildObject } from '../resolver/loaders.js';
 import type { SessionFactory } from './auto-query.js';
 import { columnKey, primaryKeyColumn, tiebreakColumns } from './keys.js';
 import { keyId, listsByKey, pagesByKey, rowsByKey, type Fields, type ListSource } from './queries.js';

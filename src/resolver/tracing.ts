@@ -46,7 +46,6 @@ export class RunTrace {
   private readonly span: Span;
   /** Without an SDK (or when sampled out) no level or batch span is made at all. */
   private readonly recording: boolean;
-  private readonly root: Context;
   private current: Context;
   private readonly started = performance.now();
   private readonly levels: LevelTiming[] | undefined;
@@ -55,7 +54,7 @@ export class RunTrace {
   constructor(name: string, attributes: Attributes, debug: boolean, parent: Context = context.active()) {
     this.span = tracer.startSpan(name, { attributes }, parent);
     this.recording = this.span.isRecording();
-    this.root = this.current = this.recording ? trace.setSpan(parent, this.span) : parent;
+    this.current = this.recording ? trace.setSpan(parent, this.span) : parent;
     if (debug) {
       this.levels = [];
       this.loaders = new Map();

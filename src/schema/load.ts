@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { boundedText } from './bounded-text.js';
 import {
   buildClientSchema,
   buildSchema,
@@ -56,24 +57,12 @@ function fromSdl(text: string, source: string): GraphQLSchema {
 }
 
 /** The body as text, refusing more than `maxBytes`. */
-async function boundedText(response: Response, maxBytes: number, source: string): Promise<string> {
+async function responseText(response: Response, maxBytes: number, source: string): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes) throw new SchemaSourceError(`${source}: the answer is ${declared} bytes, more than the ${maxBytes} allowed`);
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new SchemaSourceError(`${source}: the answer is more than the ${maxBytes} bytes allowed`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await boundedText(response.body, maxBytes);
+  if (text === undefined) throw new SchemaSourceError(`${source}: the answer is more than the ${maxBytes} bytes allowed`);
+  return text;
 }
 
 async function fromUrl(url: string, options: LoadSchemaOptions): Promise<GraphQLSchema> {
@@ -88,7 +77,7 @@ async function fromUrl(url: string, options: LoadSchemaOptions): Promise<GraphQL
       signal: AbortSignal.timeout(timeoutMs),
     });
     status = response.status;
-    text = await boundedText(response, options.maxBytes ?? 20 * 1024 * 1024, url);
+    text = await responseText(response, options.maxBytes ?? 20 * 1024 * 1024, url);
   } catch (error) {
     if (error instanceof SchemaSourceError) throw error;
     const e = error as Error & { cause?: Error };

@@ -3,7 +3,7 @@ import { cpSync, writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyToFiles, applyTransform, loadSchema, MissingOptionError, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { applyToFiles, applyTransform, loadSchema, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
 import { loadSchema as v5ToV6LoadSchema } from '../../codemods/v5-to-v6/schema.js';
 import { FIXTURES, readTree } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  Context, DefineSubset, Entity, ErDiagram, GraphQLHandler, Loader, model, MutationConfig, QueryConfig, ref, Relationship,
+  Context, DefineSubset, Entity, ErDiagram, GraphQLHandler, Loader, model, MutationConfig, QueryConfig, ref,
 } from 'ergraph';
 import { calls, diagram, Task, TASKS, User, usersById } from './domain.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configResolver, ConfigError, DefineSubset, ErDiagram, model, ref, Relationship, Resolver, type Page, type PageRequest } from 'ergraph';
+import { configResolver, ConfigError, DefineSubset, ErDiagram, model, ref, Relationship, type Page, type PageRequest } from 'ergraph';
 import { assertPaginable, AutoQueryConfig, buildRelationship, SqlRelationship, tableModel } from 'ergraph/orm';
 import { databaseTargets, type TestDatabase } from './databases.js';
 import {

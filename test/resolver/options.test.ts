@@ -5,7 +5,7 @@ import DataLoader from 'dataloader';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AncestorContext, buildList, buildObject, Collector, ConfigError, configResolver, DefineSubset, describeField, Entity,
+  AncestorContext, buildList, buildObject, Collector, configResolver, DefineSubset, describeField, Entity,
   ErDiagram, exclude, model, ref, Relationship, serialization, SubsetConfig,
 } from 'ergraph';
 import { isExcluded } from '../../src/er/model.js';

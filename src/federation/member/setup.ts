@@ -4,15 +4,14 @@
  */
 import { ConfigError } from '../../er/errors.js';
 import type { GraphQLHandler } from '../../graphql/handler.js';
-import type { SchemaContribution } from '../../graphql/schema.js';
 import type { AnyModelClass } from '../../er/model.js';
 import { applyContributions, serviceNameOf, stateOf, type MemberSetup } from '../state.js';
 
 export type { MemberSetup } from '../state.js';
-import { memberEntities, type MemberEntity } from './declared.js';
+import { memberEntities } from './declared.js';
 import { batchRoots } from './roots.js';
 import { keySourceFor, type KeyLoader, type KeySource, type SessionFactory } from './sources.js';
-import { publicDtos, type PublicDto } from './dtos.js';
+import { publicDtos } from './dtos.js';
 
 export interface MemberOptions {
   /** Key loaders for entities that are not table models: `{ Review: (key, values, context) => rows }`. */

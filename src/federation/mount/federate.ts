@@ -8,7 +8,6 @@ import type { AnyModelClass } from '../../er/model.js';
 import { ConfigError } from '../../er/errors.js';
 import { modelFields } from '../../er/model.js';
 import { provideFederation, type Federator, type GraphQLHandler } from '../../graphql/handler.js';
-import type { SchemaContribution } from '../../graphql/schema.js';
 import { scalarFor } from '../../graphql/scalars.js';
 import { FederationError } from '../errors.js';
 import {
@@ -16,7 +15,6 @@ import {
   ER_INTROSPECTION_PATH,
   PROTOCOL,
   type DtoIntrospection,
-  type EntityDescription,
   type ErIntrospection,
 } from '../protocol.js';
 import { remoteRelationshipsOf } from '../remote.js';

@@ -20,6 +20,8 @@ export default defineConfig({
   // Decorator lowering wraps classes; keep their names, which become routes, tags and types.
   esbuild: { keepNames: true },
   test: {
+    // Builds dist/ when it is missing or stale: the bin and packed-package suites run it.
+    globalSetup: ['test/support/build-if-stale.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

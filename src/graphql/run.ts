@@ -31,10 +31,12 @@ export interface Run {
   readonly trace: RunTrace;
 }
 
-const runs = new WeakSet<object>();
+// A brand property rather than a WeakSet: `isRun` is asked on every resolver call of a schema
+// handed to another executor, and a property read is the cheapest check.
+const RUN: unique symbol = Symbol('ergraph.run');
 
 /** Whether `value` is a run made by `createRun` (and not a context some other executor passes). */
-export const isRun = (value: unknown): value is Run => typeof value === 'object' && value !== null && runs.has(value);
+export const isRun = (value: unknown): value is Run => typeof value === 'object' && value !== null && (value as { [RUN]?: true })[RUN] === true;
 
 export function createRun(
   diagram: ErDiagram,
@@ -61,7 +63,7 @@ export function createRun(
     budget: new Budget(options.budget),
     trace,
   };
-  runs.add(run);
+  Object.defineProperty(run, RUN, { value: true });
   return run;
 }
 

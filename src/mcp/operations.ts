@@ -123,13 +123,32 @@ function leadingComment(operation: OperationDefinitionNode): string | undefined 
 const operationsIn = (document: DocumentNode) =>
   document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
 
+/**
+ * Operations already read, per schema and source: over Streamable HTTP every session builds its
+ * server, and a file must not be read, parsed and validated again for each one.
+ */
+const compiled = new WeakMap<GraphQLSchema, Map<unknown, OperationTool[]>>();
+
 /** Parse, pick, name and validate every operation of `source`; refuse names in `reserved` (the server's own tools). */
 export function operationTools(
   source: McpOperations,
   schema: GraphQLSchema,
   options: { reserved?: ReadonlySet<string>; cwd?: string } = {},
 ): OperationTool[] {
-  const { entries, where } = entriesOf(source, options.cwd ?? process.cwd());
+  const cwd = options.cwd ?? process.cwd();
+  const key = typeof source === 'string' || source instanceof URL ? `${cwd}\u0000${String(source)}` : source;
+  let bySource = compiled.get(schema);
+  if (!bySource) compiled.set(schema, (bySource = new Map()));
+  let tools = bySource.get(key);
+  if (!tools) bySource.set(key, (tools = compile(source, schema, cwd)));
+  for (const { name } of tools) {
+    if (options.reserved?.has(name)) throw new ConfigError(`MCP operation ${name}: the server already has a tool named ${name}; rename the operation`);
+  }
+  return tools;
+}
+
+function compile(source: McpOperations, schema: GraphQLSchema, cwd: string): OperationTool[] {
+  const { entries, where } = entriesOf(source, cwd);
   const tools: OperationTool[] = [];
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
@@ -157,7 +176,6 @@ export function operationTools(
         throw new ConfigError(`MCP operations: an anonymous operation in ${label} needs a name (operation name → tool name), e.g. query ListUsers { ... }`);
       }
       if (seen.has(name)) throw new ConfigError(`MCP operation ${name}: two operations have this name; each becomes a tool, so names must be unique`);
-      if (options.reserved?.has(name)) throw new ConfigError(`MCP operation ${name}: the server already has a tool named ${name}; rename the operation`);
       seen.add(name);
       if (operation.operation === 'subscription') throw new ConfigError(`MCP operation ${name}: subscriptions are not served`);
       const ownDocument = separated[own ?? ''] ?? document;

@@ -131,6 +131,18 @@ describe('MCP tools from operations', () => {
     expect((await call(fromList, 'AllTasks')).data).toEqual({ Task: { list: [{ title: 'compile' }] } });
   });
 
+  it('reads an operations file once per schema, not again for every session a server is built for', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-ops-'));
+    const file = join(dir, 'ops.graphql');
+    writeFileSync(file, OPERATIONS);
+    const apps = tasksApp();
+    const first = await connect({ apps, operations: file });
+    expect((await call(first, 'UserById', { id: 2 })).data.User.byId.name).toBe('Grace');
+    writeFileSync(file, 'this is not GraphQL'); // a second session must not parse it again
+    const second = await connect({ apps, operations: file });
+    expect((await call(second, 'UserById', { id: 1 })).data.User.byId.name).toBe('Ada');
+  });
+
   it('runs the operations of an ergraph handler within its operation limits', async () => {
     const handler = new GraphQLHandler(diagram, { limits: { aliases: 1 } });
     const client = await connect({

@@ -31,40 +31,51 @@ export interface Run {
   readonly trace: RunTrace;
 }
 
-// A brand property rather than a WeakSet: `isRun` is asked on every resolver call of a schema
-// handed to another executor, and a property read is the cheapest check.
+// A brand on the prototype rather than a WeakSet: `isRun` is asked on every resolver call of a
+// schema handed to another executor, and a property read is the cheapest check.
 const RUN: unique symbol = Symbol('ergraph.run');
 
 /** Whether `value` is a run made by `createRun` (and not a context some other executor passes). */
 export const isRun = (value: unknown): value is Run => typeof value === 'object' && value !== null && (value as { [RUN]?: true })[RUN] === true;
+
+// A class, not an object literal with a getter and a defined brand: those made every run's
+// object slow to create and read (about a microsecond of each operation's fixed cost).
+class OperationRun implements Run {
+  declare readonly [RUN]: true;
+  readonly pool: LoaderPool;
+  readonly budget: Budget;
+  private scheduler: LevelScheduler | undefined;
+
+  constructor(
+    readonly diagram: ErDiagram,
+    readonly context: Record<string, unknown>,
+    readonly fromAttributes: boolean,
+    readonly resultTypes: ReadonlySet<string>,
+    budget: ExecutionBudget | undefined,
+    readonly trace: RunTrace,
+  ) {
+    this.pool = new LoaderPool({ context }, trace);
+    this.budget = new Budget(budget);
+  }
+
+  // Made on first use: the compiled executor needs it only for resolvers it does not know.
+  get levels(): LevelScheduler {
+    return (this.scheduler ??= new LevelScheduler((values) => {
+      // graphql-js mode: the budget sees loaded values, and a spent one stops the next level
+      this.budget.count(countValues(values));
+      return settleModels(this, values);
+    }));
+  }
+}
+Object.defineProperty(OperationRun.prototype, RUN, { value: true });
 
 export function createRun(
   diagram: ErDiagram,
   context: Record<string, unknown> | undefined,
   options: { fromAttributes: boolean; resultTypes: ReadonlySet<string>; budget?: ExecutionBudget; debug?: boolean },
 ): Run {
-  const ctx = context ?? {};
   const trace = new RunTrace('graphql.operation', {}, options.debug ?? false);
-  let levels: LevelScheduler | undefined;
-  const run: Run = {
-    context: ctx,
-    pool: new LoaderPool({ context: ctx }, trace),
-    // Made on first use: the compiled executor needs it only for resolvers it does not know.
-    get levels() {
-      return (levels ??= new LevelScheduler((values) => {
-        // graphql-js mode: the budget sees loaded values, and a spent one stops the next level
-        run.budget.count(countValues(values));
-        return settleModels(run, values);
-      }));
-    },
-    diagram,
-    fromAttributes: options.fromAttributes,
-    resultTypes: options.resultTypes,
-    budget: new Budget(options.budget),
-    trace,
-  };
-  Object.defineProperty(run, RUN, { value: true });
-  return run;
+  return new OperationRun(diagram, context ?? {}, options.fromAttributes, options.resultTypes, options.budget, trace);
 }
 
 /** Response models among one batch of loaded values are resolved together, with the run's pool. */

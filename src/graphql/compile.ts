@@ -31,6 +31,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { objectBuilder, type ObjectBuilder } from './builders.js';
 import { nativeOf, type FieldSelection, type NativeField } from './native.js';
 import { fieldSelection, included } from './selections.js';
 
@@ -47,6 +48,8 @@ export interface Selection {
    * each has its final shape from the start (adding keys one by one costs a shape change each).
    */
   readonly template: Readonly<Record<string, null>>;
+  /** Completes the plain leaf fields in generated code (builders.ts); set once the fields are known. */
+  readonly builder: ObjectBuilder | undefined;
 }
 
 export type FieldKind = 'typename' | 'property' | 'resolve' | NativeField['kind'];
@@ -244,9 +247,10 @@ class Compiler {
     const byKey = collectFields(this.schema, this.fragments, this.variables, type, sets);
     const fields: FieldPlan[] = [];
     const template = Object.fromEntries([...byKey.keys()].map((key) => [key, null]));
-    const selection: Selection = { type, fields, template };
+    const selection: { -readonly [K in keyof Selection]: Selection[K] } = { type, fields, template, builder: undefined };
     if (memo) this.selections.set(memo, selection); // before the fields: a type may select itself
     for (const [key, fieldNodes] of byKey) fields.push(this.field(type, key, fieldNodes));
+    selection.builder = objectBuilder(fields);
     return selection;
   }
 

@@ -237,6 +237,11 @@ class Execution {
     this.allowance = Math.min(1024, budget.valuesLeft + 1);
   }
 
+  private spend(values: number): void {
+    this.spent += values;
+    if (this.spent >= this.allowance) this.spendValues();
+  }
+
   /** Complete a queued field with what arrived for it. */
   private complete(slot: Slot): void {
     if (this.nulled && !reaches(slot.pos)) return;
@@ -501,12 +506,23 @@ class Execution {
         return serialized;
       }
       case 'object': {
-        const out: Obj = { ...c.selection.template };
+        const { selection } = c;
+        const { builder } = selection;
+        let out = builder?.build(value);
+        let fields = selection.fields;
+        if (out) {
+          this.spend(builder!.values);
+          if (!builder!.rest.length) return out;
+          fields = builder!.rest;
+        } else out = { ...selection.template };
         const pos = new Pos(prev, key, typeof key === 'string' ? field.parentType.name : undefined, holder, !c.nonNull);
-        if (this.object(c.selection, value, out, pos) !== BUBBLE) return out;
-        pos.dead = true;
-        this.nulled = true;
-        return c.nonNull ? BUBBLE : null;
+        for (const f of fields) {
+          if (this.field(f, value, out, pos) !== BUBBLE) continue;
+          pos.dead = true;
+          this.nulled = true;
+          return c.nonNull ? BUBBLE : null;
+        }
+        return out;
       }
       case 'list': {
         let items: ArrayLike<unknown>;
@@ -514,9 +530,21 @@ class Execution {
         else if (typeof value === 'object' && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function') items = Array.from(value as Iterable<unknown>);
         else return this.error(c, `Expected Iterable, but did not find one for field "${field.parentType.name}.${field.name}".`, field, prev, key);
         const list: unknown[] = new Array(items.length);
-        const pos = new Pos(prev, key, typeof key === 'string' ? field.parentType.name : undefined, holder, !c.nonNull);
         const item = c.item;
+        // Items an object builder completes whole need no position: it is made for the first that does not.
+        const whole = item.kind === 'object' && item.selection.builder && !item.selection.builder.rest.length ? item.selection.builder : undefined;
+        let pos: Pos | undefined;
         for (let i = 0; i < items.length; i++) {
+          if (whole) {
+            const v = items[i];
+            const built = v === null || v === undefined ? undefined : whole.build(v);
+            if (built) {
+              list[i] = built;
+              this.spend(whole.values + 1);
+              continue;
+            }
+          }
+          pos ??= new Pos(prev, key, typeof key === 'string' ? field.parentType.name : undefined, holder, !c.nonNull);
           const completed = this.value(item, items[i], field, pos, list, i);
           if (completed === BUBBLE) {
             pos.dead = true;

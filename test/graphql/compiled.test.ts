@@ -37,6 +37,29 @@ const corners = new ErDiagram({
   ],
 });
 
+// Objects the executor builds in generated code unless a value needs more (builders.ts): rows
+// with a method, a promise, a value the scalar refuses, a null in a non-null leaf.
+class Odd extends model({ id: z.int(), label: z.string(), note: z.string().nullable() }) {}
+const oddRows: unknown[] = [
+  { id: 1, label: 'plain', note: null },
+  { id: 2, label: () => 'from a method', note: 'n' },
+  { id: 3, label: Promise.resolve('from a promise'), note: null },
+  { id: 'three', label: 'bad id', note: null },
+  { id: 5, label: null, note: null },
+  { id: 6, label: 'last', note: 'n' },
+];
+const odd = new ErDiagram({
+  entities: [
+    new Entity({
+      kls: Odd,
+      queries: [
+        new QueryConfig({ name: 'rows', returns: z.array(ref(() => Odd).nullable()), method: async () => oddRows as Odd[] }),
+        new QueryConfig({ name: 'one', args: { at: z.int() }, returns: ref(() => Odd).nullable(), method: async ({ at }: { at: number }) => oddRows[at] as Odd }),
+      ],
+    }),
+  ],
+});
+
 const pair = (d: ErDiagram) => [new GraphQLHandler(d, { executor: 'compiled' }), new GraphQLHandler(d, { executor: 'graphql-js' })] as const;
 
 async function agree(handlers: readonly [GraphQLHandler, GraphQLHandler], query: string, variables?: Record<string, unknown>, operationName?: string) {
@@ -109,6 +132,30 @@ describe('compiled executor agrees with graphql-js', () => {
     await agree(d, 'query A { User { byId(id: 1) { id } } }', undefined, 'C');
     const b = await agree(d, 'query A { User { byId(id: 1) { id } } } query B { User { byId(id: 2) { id } } }', undefined, 'B');
     expect(b.data).toEqual({ User: { byId: { id: 2 } } });
+  });
+
+  it('objects built in generated code fall back to field-by-field completion where a value needs it', async () => {
+    const o = pair(odd);
+    const all = await agree(o, '{ Odd { rows { __typename id label note } } }');
+    expect(all.data).toEqual({
+      Odd: {
+        rows: [
+          { __typename: 'Odd', id: 1, label: 'plain', note: null },
+          { __typename: 'Odd', id: 2, label: 'from a method', note: 'n' },
+          { __typename: 'Odd', id: 3, label: 'from a promise', note: null },
+          null,
+          null,
+          { __typename: 'Odd', id: 6, label: 'last', note: 'n' },
+        ],
+      },
+    });
+    expect(all.errors!.map((e) => [e.message, e.path])).toEqual([
+      ['Int cannot represent non-integer value: "three"', ['Odd', 'rows', 3, 'id']],
+      ['Cannot return null for non-nullable field Odd.label.', ['Odd', 'rows', 4, 'label']],
+    ]);
+    for (const at of [0, 1, 2, 3, 4]) await agree(o, `{ Odd { one(at: ${at}) { id label } } }`);
+    const keys = await agree(o, '{ Odd { one(at: 0) { b: label a: id __typename } } }');
+    expect(Object.keys((keys.data!.Odd as { one: object }).one)).toEqual(['b', 'a', '__typename']);
   });
 
   it('argument errors from variables, method errors and zod errors', async () => {

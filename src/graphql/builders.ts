@@ -1,0 +1,72 @@
+/**
+ * Object builders: for a selection, a function generated once per plan that reads the fields
+ * which are plain properties with leaf types and returns the response object with every key of
+ * the selection in place (the others null, for the executor to fill).
+ *
+ * Why generate code: an interpreter reads `source[field.name]` and writes `out[field.key]` with
+ * names that change from field to field, so every such read and write site sees every field of
+ * every type (V8's slowest, megamorphic access). Generated code has a read and a write site per
+ * field with a constant name, and an object literal per selection, which is what graphql-jit
+ * gains most of its speed from. The builder takes only the common path: a value that needs more
+ * (missing where non-null, a function or promise, a serializer that throws or returns nothing)
+ * makes it return `undefined`, and the executor completes that object field by field as before,
+ * with its errors, paths and null propagation (a property getter then runs twice).
+ *
+ * Where code cannot be generated (a Content-Security-Policy without 'unsafe-eval', some edge
+ * runtimes), there are no builders and every object goes the field-by-field way.
+ */
+import type { GraphQLLeafType } from 'graphql';
+import type { FieldPlan } from './compile.js';
+
+export interface ObjectBuilder {
+  /** The object with its fast fields completed, or undefined when one of them needs the slow path. */
+  readonly build: (source: unknown) => Record<string, unknown> | undefined;
+  /** Result values the built fields hold (the budget counts them). */
+  readonly values: number;
+  /** The fields the executor still completes itself, in selection order. */
+  readonly rest: readonly FieldPlan[];
+}
+
+const codegen = (() => {
+  try {
+    return new Function('return true')() === true;
+  } catch {
+    return false;
+  }
+})();
+
+const isFast = (field: FieldPlan) => field.kind === 'typename' || (field.kind === 'property' && field.completion.kind === 'leaf');
+
+/** The builder of a selection with `fields`, or undefined when none of them is fast. */
+export function objectBuilder(fields: readonly FieldPlan[]): ObjectBuilder | undefined {
+  if (!codegen || !fields.some(isFast) || fields.some((f) => f.key === '__proto__')) return undefined;
+  const types: GraphQLLeafType[] = [];
+  const lines: string[] = [];
+  const props: string[] = [];
+  let values = 0;
+  for (const field of fields) {
+    const key = JSON.stringify(field.key);
+    if (field.kind === 'typename') {
+      props.push(`${key}: ${JSON.stringify(field.parentType.name)}`);
+    } else if (isFast(field)) {
+      const i = types.length;
+      types.push((field.completion as { type: GraphQLLeafType }).type);
+      values++;
+      lines.push(
+        `const v${i} = source[${JSON.stringify(field.name)}];`,
+        field.completion.nonNull ? `if (v${i} == null) return undefined;` : `let s${i} = null;`,
+        // A function is a method (called with arguments), a thenable arrives later: both slow.
+        `if (typeof v${i} === 'function' || (typeof v${i} === 'object' && v${i} !== null && typeof v${i}.then === 'function')) return undefined;`,
+        field.completion.nonNull
+          ? `const s${i} = t${i}.serialize(v${i}); if (s${i} == null) return undefined;`
+          : `if (v${i} != null) { s${i} = t${i}.serialize(v${i}); if (s${i} == null) return undefined; }`,
+      );
+      props.push(`${key}: s${i}`);
+    } else {
+      props.push(`${key}: null`);
+    }
+  }
+  const body = `return function build(source) {\ntry {\n${lines.join('\n')}\nreturn { ${props.join(', ')} };\n} catch { return undefined; }\n};`;
+  const build = new Function(...types.map((_, i) => `t${i}`), body)(...types) as ObjectBuilder['build'];
+  return { build, values, rest: fields.filter((f) => !isFast(f)) };
+}

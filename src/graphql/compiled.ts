@@ -204,7 +204,7 @@ class Execution {
     for (const group of level.groups.values()) {
       const loader = group.fields && group.narrow ? group.narrow.loader([...group.fields].sort()) : group.loader;
       waiting.push(
-        loader.loadMany(group.keys).then((values) => {
+        this.context.pool.loadAll(loader, group.keys).then((values) => {
           group.values = values;
         }),
       );

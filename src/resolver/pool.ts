@@ -92,8 +92,103 @@ export function checkLoaderPoolOptions(options: LoaderPoolOptions): void {
   }
 }
 
+/** A cache entry that holds no value (a stored `undefined` is a value). */
+const ABSENT: unique symbol = Symbol('absent');
+
+/**
+ * The cache of a DataLoader the pool makes itself (its `cacheMap` option). It keeps loaded
+ * values as they are and makes a promise of one only when DataLoader's own `load` asks for it:
+ * `loadAll` reads and writes values without a promise per key. An `Error` value stands for a
+ * failed key, as in DataLoader's `prime`.
+ */
+class ValueCache implements DataLoader.CacheMap<unknown, Promise<unknown>> {
+  private readonly entries = new Map<unknown, unknown>();
+
+  get(id: unknown): Promise<unknown> | undefined {
+    if (!this.entries.has(id)) return undefined;
+    const entry = this.entries.get(id);
+    if (entry instanceof Promise) return entry;
+    const promise = entry instanceof Error ? Promise.reject(entry) : Promise.resolve(entry);
+    promise.catch(() => {}); // as DataLoader's prime: a cached failure is not an unhandled rejection
+    this.entries.set(id, promise);
+    return promise;
+  }
+  set(id: unknown, promise: Promise<unknown>): void {
+    this.entries.set(id, promise);
+  }
+  delete(id: unknown): void {
+    this.entries.delete(id);
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+  /** The value (or the pending promise) for `id`, or ABSENT. */
+  peek(id: unknown): unknown {
+    const entry = this.entries.get(id);
+    return entry !== undefined || this.entries.has(id) ? entry : ABSENT;
+  }
+  keep(id: unknown, value: unknown): void {
+    this.entries.set(id, value);
+  }
+}
+
+/** A DataLoader the pool made from a batch function: what `loadAll` needs to load without it. */
+interface Direct {
+  batch: BatchLoadFn;
+  cache: ValueCache | undefined;
+  maxBatchSize: number;
+}
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * Distinct `keys` through `direct`'s batch function, the way DataLoader would load them (cached
+ * keys are not loaded again, calls of at most maxBatchSize keys, a failed call fails its keys and
+ * caches nothing, an Error value fails its key and is cached) but without a promise per key.
+ */
+async function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unknown[]): Promise<unknown[]> {
+  const values: unknown[] = new Array(keys.length);
+  let missing: number[] | undefined;
+  let waits: Promise<void>[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const entry = cache ? cache.peek(cacheKeyFn(keys[i])) : ABSENT;
+    if (entry === ABSENT) (missing ??= []).push(i);
+    else if (entry instanceof Promise) {
+      (waits ??= []).push(
+        entry.then(
+          (value) => void (values[i] = value),
+          (error: unknown) => void (values[i] = asError(error)),
+        ),
+      );
+    } else values[i] = entry;
+  }
+  if (missing) {
+    for (let from = 0; from < missing.length; from += maxBatchSize) {
+      const at = missing.slice(from, from + maxBatchSize);
+      const call = at.map((i) => keys[i]);
+      (waits ??= []).push(
+        // The pool's batch functions are async (checked()): a synchronous throw arrives as a rejection.
+        Promise.resolve(batch(call)).then(
+            (loaded) => {
+              for (let j = 0; j < at.length; j++) {
+                values[at[j]!] = loaded[j];
+                cache?.keep(cacheKeyFn(call[j]), loaded[j]);
+              }
+            },
+            (error: unknown) => {
+              for (const i of at) values[i] = asError(error);
+            },
+          ),
+      );
+    }
+  }
+  if (waits) await Promise.all(waits);
+  return values;
+}
+
 export class LoaderPool {
   private readonly loaders = new Map<LoaderRef, DataLoader<unknown, unknown>>();
+  private readonly direct = new Map<DataLoader<unknown, unknown>, Direct>();
   private readonly pages = new Map<PageLoadFn, Map<string, DataLoader<unknown, Page>>>();
 
   constructor(
@@ -104,9 +199,24 @@ export class LoaderPool {
     checkLoaderPoolOptions(options);
   }
 
-  private dataLoaderOptions(ref: BatchLoadFn | PageLoadFn): DataLoader.Options<unknown, unknown, unknown> {
+  /** A DataLoader over `batch` with the options given for `ref`, which `loadAll` can load around. */
+  private made(ref: BatchLoadFn | PageLoadFn, batch: BatchLoadFn): DataLoader<unknown, unknown> {
     const own = this.options.loaderOptions?.get(ref);
-    return own ? { cacheKeyFn, ...own } : { cacheKeyFn };
+    const cache = own?.cache === false ? undefined : new ValueCache();
+    const loader = new DataLoader(batch, { cacheKeyFn, ...own, cacheMap: cache ?? null });
+    this.direct.set(loader, { batch, cache, maxBatchSize: own?.maxBatchSize ?? Infinity });
+    return loader;
+  }
+
+  /**
+   * Values (an Error for a failed key) for distinct `keys`, as `loader.loadMany` gives them. The
+   * DataLoaders the pool made from batch functions are loaded around DataLoader, which costs a
+   * promise per key (the executor already has a level's keys together); given instances and
+   * DataLoader subclasses, which may change how loading works, go through `loadMany`.
+   */
+  loadAll(loader: DataLoader<unknown, unknown>, keys: readonly unknown[]): Promise<unknown[]> {
+    const direct = this.direct.get(loader);
+    return direct ? loadDirect(direct, keys) : (loader.loadMany(keys) as Promise<unknown[]>);
   }
 
   private traced(name: string, batch: BatchLoadFn): BatchLoadFn {
@@ -126,7 +236,7 @@ export class LoaderPool {
         this.options.loaderInstances?.get(ref) ??
         (isLoaderClass(ref)
           ? this.instantiate(ref)
-          : new DataLoader(this.traced(loaderName(ref), checked(ref as BatchLoadFn)), this.dataLoaderOptions(ref as BatchLoadFn)));
+          : this.made(ref as BatchLoadFn, this.traced(loaderName(ref), checked(ref as BatchLoadFn))));
       this.loaders.set(ref, loader);
     }
     return loader as DataLoader<K, V>;
@@ -150,7 +260,7 @@ export class LoaderPool {
     if (!loader) {
       const batch = checked(((keys: readonly K[]) => fn(keys, request, this.context)) as BatchLoadFn);
       Object.defineProperty(batch, 'name', { value: loaderName(fn) });
-      loader = new DataLoader(this.traced(loaderName(fn), batch), this.dataLoaderOptions(fn as PageLoadFn)) as DataLoader<unknown, Page>;
+      loader = this.made(fn as PageLoadFn, this.traced(loaderName(fn), batch)) as DataLoader<unknown, Page>;
       byRequest.set(id, loader);
     }
     return loader as unknown as DataLoader<K, Page<V>>;

@@ -47,7 +47,7 @@ export interface AlternateOptions {
   /** Rounds run even past the budget (default 3). */
   minRounds?: number;
   maxRounds?: number;
-  /** Untimed rounds first (JIT warm-up; default 1). */
+  /** Untimed calls of each side first (JIT warm-up; default 1), before the calibration runs. */
   warmup?: number;
   /**
    * `cpu` (default): this process's CPU time. `wall`: elapsed time, for sides whose work is
@@ -69,11 +69,13 @@ export async function alternate(
   const names = Object.keys(sides);
   const reps: Record<string, number> = {};
   for (const name of names) {
-    // Warm-up rounds also size the repetitions; without warm-up one call is timed for that.
-    const calls = Math.max(warmup, 1);
-    let spent = 0;
-    for (let i = 0; i < calls; i++) spent += await timeMs(clock, sides[name]!, 1);
-    reps[name] = Math.max(1, Math.ceil(5 / Math.max(spent / calls, 0.001)));
+    for (let i = 0; i < warmup; i++) await sides[name]!();
+    // Calibrate: double the calls until they take 5 ms, so each timed round is well above the
+    // clock's resolution. A first (cold, unoptimised) call of a fast side would otherwise size
+    // its rounds far too small; the doubling runs also finish warming it up.
+    let calls = 1;
+    while (calls < 1 << 20 && (await timeMs('wall', sides[name]!, calls)) < 5) calls *= 2;
+    reps[name] = calls;
   }
   const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const start = performance.now();

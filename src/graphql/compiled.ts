@@ -112,7 +112,13 @@ export interface CompiledResult {
 
 export async function executePlan(plan: Plan, run: Run, variables: Record<string, unknown>, rootValue: unknown): Promise<CompiledResult> {
   const execution = new Execution(plan, run, variables, rootValue);
-  await execution.run();
+  try {
+    await execution.walk();
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    execution.errors.push(error.error);
+    execution.stop();
+  }
   return { data: execution.data, errors: execution.errors };
 }
 
@@ -136,23 +142,15 @@ class Execution {
     this.data = { ...plan.root.template };
   }
 
-  async run(): Promise<void> {
-    try {
-      await this.walk();
-    } catch (error) {
-      if (!(error instanceof BudgetExceeded)) throw error;
-      this.errors.push(error.error);
-      this.stop();
-    }
+  /** Not async itself (each async layer costs the operation a promise and ticks); may throw `BudgetExceeded`. */
+  walk(): Promise<void> {
+    if (this.plan.serial) return this.walkSerially();
+    if (this.object(this.plan.root, this.rootValue, this.data!, undefined) === BUBBLE) this.stop();
+    return this.drain();
   }
 
-  private async walk(): Promise<void> {
+  private async walkSerially(): Promise<void> {
     const { root } = this.plan;
-    if (!this.plan.serial) {
-      if (this.object(root, this.rootValue, this.data!, undefined) === BUBBLE) this.stop();
-      await this.drain();
-      return;
-    }
     // Mutations: each root field, and each method inside a mutation group, completes with its
     // whole selection before the next one starts; once `data` is null nothing more runs. Each
     // starts with empty loader caches, so its selection reads what the mutations before it wrote.
@@ -178,14 +176,18 @@ class Execution {
     }
   }
 
-  private stop(): void {
+  stop(): void {
     this.data = null;
     this.stopped = true;
   }
 
   private levels = 0;
 
-  private async drain(): Promise<void> {
+  private drain(): Promise<void> {
+    return this.level.empty || this.stopped ? Promise.resolve() : this.drainLevels();
+  }
+
+  private async drainLevels(): Promise<void> {
     while (!this.stopped && !this.level.empty) {
       this.spendValues();
       const level = this.level;
@@ -209,11 +211,10 @@ class Execution {
         }),
       );
     }
-    if (waiting.length) await this.context.budget.race(Promise.all(waiting));
+    if (waiting.length) await this.context.budget.race<unknown>(waiting.length === 1 ? waiting[0]! : Promise.all(waiting));
     const settling: Promise<void>[] = [];
     for (const group of level.groups.values()) {
-      const values = group.values!.filter((v) => !(v instanceof Error));
-      const settled = settleModels(this.context, values);
+      const settled = settleModels(this.context, group.values!);
       if (settled) {
         settling.push(
           settled.then(undefined, (error: unknown) => {

@@ -104,9 +104,10 @@ const describedField = (schema: z.ZodType) => {
 
 export function toZodInput(shape: Shape, values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(shape)) {
-    out[key] = adapt(describedField(schema as z.ZodType), values[key]);
-    if (out[key] === undefined) delete out[key];
+  for (const key in shape) {
+    const value = adapt(describedField(shape[key] as z.ZodType), values[key]);
+    // Left out rather than deleted: a delete turns the object into a slow dictionary.
+    if (value !== undefined) out[key] = value;
   }
   return out;
 }
@@ -116,8 +117,7 @@ function adapt(info: FieldInfo, value: unknown): unknown {
   const nullable = info.nullable || (!info.list && acceptsNull(info.base));
   if (value === undefined && nullable && !info.optional && !info.hasDefault) return null;
   if (value === null || value === undefined) return value;
-  const item = (v: unknown) => adaptItem(info, v);
-  return info.list && Array.isArray(value) ? value.map(item) : item(value);
+  return info.list && Array.isArray(value) ? value.map((v) => adaptItem(info, v)) : adaptItem(info, value);
 }
 
 function adaptItem(info: FieldInfo, value: unknown): unknown {

@@ -158,7 +158,7 @@ export class LevelScheduler {
   private async settle(depth: number, entries: Entry[], values: unknown[]): Promise<void> {
     try {
       // The hook may throw (a spent budget): then every field of the group fails with it.
-      const hook = this.settleHook?.(values.filter((v) => !(v instanceof Error)));
+      const hook = this.settleHook?.(values);
       if (hook) await hook;
       entries.forEach((entry, i) => {
         const value = values[i];

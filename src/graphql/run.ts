@@ -81,13 +81,15 @@ export function createRun(
 /** Response models among one batch of loaded values are resolved together, with the run's pool. */
 export function settleModels(run: Run, values: readonly unknown[]): Promise<void> | undefined {
   let models: unknown[] | undefined;
-  const visit = (item: unknown) => {
-    if (needsResolve(run, item)) (models ??= []).push(item);
-  };
   for (const value of values) {
-    if (isPage(value)) value.items.forEach(visit);
-    else if (Array.isArray(value)) value.forEach(visit);
-    else visit(value);
+    // Failed keys (Error values) have no models; their fields fail with the error.
+    if (value instanceof Error) continue;
+    const items = isPage(value) ? value.items : Array.isArray(value) ? value : undefined;
+    if (!items) {
+      if (needsResolve(run, value)) (models ??= []).push(value);
+      continue;
+    }
+    for (const item of items) if (needsResolve(run, item)) (models ??= []).push(item);
   }
   return models ? resolveModels(run, models) : undefined;
 }
@@ -95,7 +97,7 @@ export function settleModels(run: Run, values: readonly unknown[]): Promise<void
 /** Loaded values as the result will hold them: one per item of a list or page, one otherwise. */
 export function countValues(values: readonly unknown[]): number {
   let n = 0;
-  for (const value of values) n += isPage(value) ? value.items.length : Array.isArray(value) ? value.length : 1;
+  for (const value of values) n += isPage(value) ? value.items.length : Array.isArray(value) ? value.length : value instanceof Error ? 0 : 1;
   return n;
 }
 

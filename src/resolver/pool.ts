@@ -146,15 +146,16 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  * keys are not loaded again, calls of at most maxBatchSize keys, a failed call fails its keys and
  * caches nothing, an Error value fails its key and is cached) but without a promise per key.
  */
-async function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unknown[]): Promise<unknown[]> {
+function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unknown[]): Promise<unknown[]> {
   const values: unknown[] = new Array(keys.length);
   let missing: number[] | undefined;
-  let waits: Promise<void>[] | undefined;
+  // Not an async function: the common case (one call, nothing pending) then costs one promise.
+  const waits: Promise<void>[] = [];
   for (let i = 0; i < keys.length; i++) {
     const entry = cache ? cache.peek(cacheKeyFn(keys[i])) : ABSENT;
     if (entry === ABSENT) (missing ??= []).push(i);
     else if (entry instanceof Promise) {
-      (waits ??= []).push(
+      waits.push(
         entry.then(
           (value) => void (values[i] = value),
           (error: unknown) => void (values[i] = asError(error)),
@@ -162,28 +163,27 @@ async function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly
       );
     } else values[i] = entry;
   }
-  if (missing) {
-    for (let from = 0; from < missing.length; from += maxBatchSize) {
-      const at = missing.slice(from, from + maxBatchSize);
-      const call = at.map((i) => keys[i]);
-      (waits ??= []).push(
-        // The pool's batch functions are async (checked()): a synchronous throw arrives as a rejection.
-        Promise.resolve(batch(call)).then(
-            (loaded) => {
-              for (let j = 0; j < at.length; j++) {
-                values[at[j]!] = loaded[j];
-                cache?.keep(cacheKeyFn(call[j]), loaded[j]);
-              }
-            },
-            (error: unknown) => {
-              for (const i of at) values[i] = asError(error);
-            },
-          ),
-      );
-    }
+  for (let from = 0; missing && from < missing.length; from += maxBatchSize) {
+    const at = maxBatchSize >= missing.length ? missing : missing.slice(from, from + maxBatchSize);
+    const call = at.map((i) => keys[i]);
+    waits.push(
+      // The pool's batch functions are async (checked()): a synchronous throw arrives as a
+      // rejection, and Promise.resolve returns their promise as it is.
+      Promise.resolve(batch(call)).then(
+        (loaded) => {
+          for (let j = 0; j < at.length; j++) {
+            values[at[j]!] = loaded[j];
+            cache?.keep(cacheKeyFn(call[j]), loaded[j]);
+          }
+        },
+        (error: unknown) => {
+          for (const i of at) values[i] = asError(error);
+        },
+      ),
+    );
   }
-  if (waits) await Promise.all(waits);
-  return values;
+  if (waits.length === 0) return Promise.resolve(values);
+  return (waits.length === 1 ? waits[0]! : Promise.all(waits)).then(() => values);
 }
 
 export class LoaderPool {

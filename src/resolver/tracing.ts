@@ -73,8 +73,14 @@ export class RunTrace {
    * Run one level (`fields` things waited for) under its span. Levels nest: response models
    * resolved inside a GraphQL level get their own levels below it.
    */
-  async level<T>(level: number, fields: number, run: () => Promise<T>): Promise<T> {
+  level<T>(level: number, fields: number, run: () => Promise<T>): Promise<T> {
+    // Not async: without a recording span or timings this is on every level's path, and an
+    // async wrapper would add a promise and a tick to each.
     if (!this.recording && !this.levels) return run();
+    return this.tracedLevel(level, fields, run);
+  }
+
+  private async tracedLevel<T>(level: number, fields: number, run: () => Promise<T>): Promise<T> {
     const parent = this.current;
     const span = tracer.startSpan('ergraph.level', { attributes: { 'ergraph.level': level, 'ergraph.level.fields': fields } }, parent);
     const started = this.levels ? performance.now() : 0;
@@ -92,8 +98,12 @@ export class RunTrace {
   }
 
   /** Run one loader batch under its span (a child of the level running now). */
-  async batch<T>(loader: string, keys: number, run: () => PromiseLike<T> | T): Promise<T> {
-    if (!this.recording && !this.loaders) return run();
+  batch<T>(loader: string, keys: number, run: () => PromiseLike<T> | T): Promise<T> {
+    if (!this.recording && !this.loaders) return Promise.resolve(run());
+    return this.tracedBatch(loader, keys, run);
+  }
+
+  private async tracedBatch<T>(loader: string, keys: number, run: () => PromiseLike<T> | T): Promise<T> {
     const span = tracer.startSpan('ergraph.loader.batch', { attributes: { 'ergraph.loader': loader, 'ergraph.loader.keys': keys } }, this.current);
     const started = this.loaders ? performance.now() : 0;
     try {

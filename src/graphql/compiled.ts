@@ -98,6 +98,9 @@ interface FieldRun {
   argsError?: unknown;
   source?: LoadSource;
   sourceError?: unknown;
+  /** The load group the field last joined, and at which level. */
+  level?: Level;
+  group?: LoadGroup;
 }
 
 const groupKey = (key: unknown) => (key !== null && typeof key === 'object' ? JSON.stringify(key) : key);
@@ -358,8 +361,8 @@ class Execution {
   }
 
   private wait(field: FieldPlan, out: Obj, pos: Pos | undefined, promise: PromiseLike<unknown>): undefined {
+    // `out` came from the selection's template or builder: the key is there, null, until completed.
     const slot: Slot = { field, out, pos };
-    out[field.key] = null;
     this.level.slots.push(slot);
     this.level.waiting.push(
       Promise.resolve(promise).then(
@@ -403,17 +406,24 @@ class Execution {
       return undefined;
     }
     const source = run.source;
-    let group = this.level.groups.get(source.loader);
+    // The field's group at this level, remembered on its run: found (and its fields unioned) once
+    // per field and level, not per parent.
+    let group = run.level === this.level ? run.group! : undefined;
     if (!group) {
-      const narrow = source.narrow;
-      this.level.groups.set(source.loader, (group = { loader: source.loader, keys: [], index: new Map(), fields: narrow ? new Set() : null, narrow }));
-    }
-    if (group.fields) {
-      if (!source.narrow) group.fields = null;
-      else if (!group.fieldsFrom?.has(source)) {
-        (group.fieldsFrom ??= new Set()).add(source);
-        for (const name of source.narrow.fields) group.fields.add(name);
+      group = this.level.groups.get(source.loader);
+      if (!group) {
+        const narrow = source.narrow;
+        this.level.groups.set(source.loader, (group = { loader: source.loader, keys: [], index: new Map(), fields: narrow ? new Set() : null, narrow }));
       }
+      if (group.fields) {
+        if (!source.narrow) group.fields = null;
+        else if (!group.fieldsFrom?.has(source)) {
+          (group.fieldsFrom ??= new Set()).add(source);
+          for (const name of source.narrow.fields) group.fields.add(name);
+        }
+      }
+      run.level = this.level;
+      run.group = group;
     }
     const id = groupKey(key);
     let at = group.index.get(id);
@@ -422,7 +432,6 @@ class Execution {
       group.keys.push(key);
       group.index.set(id, at);
     }
-    out[field.key] = null;
     this.level.slots.push({ field, out, pos, load: source, group, at });
     return undefined;
   }

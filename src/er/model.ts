@@ -69,6 +69,12 @@ function convert(info: FieldInfo, value: unknown): unknown {
   return toModel(kls, value);
 }
 
+/**
+ * Whether per-class code may be compiled with `new Function`: where zod compiles its own parsers,
+ * so not under a CSP that forbids it, on Cloudflare Workers, or with `z.config({ jitless: true })`.
+ */
+export const mayCompile = (): boolean => !z.config().jitless && zodUtil.allowsEval.value;
+
 /** Sets every field of a new instance from its data: the value, else the default, else null if nullable. */
 type CopyFields = (self: Record<string, unknown>, source: Record<string, unknown>) => void;
 
@@ -78,7 +84,7 @@ function copyFields(kls: AnyModelClass): CopyFields {
   let copy = copiers.get(kls);
   if (!copy) {
     const fields = modelFields(kls);
-    copy = !z.config().jitless && zodUtil.allowsEval.value ? compiledCopy(fields) : loopCopy(fields);
+    copy = mayCompile() ? compiledCopy(fields) : loopCopy(fields);
     copiers.set(kls, copy);
   }
   return copy;
@@ -99,9 +105,7 @@ function loopCopy(fields: ReadonlyArray<FieldPlan>): CopyFields {
  * The same copy written out for one class, one statement per field with the key in the text.
  * Loaders build thousands of instances per batch, and a loop's `self[key] = ...` with a
  * different key each time makes every store a generic one: for a four-column table model the
- * loop took about four times as long per row. Compiled the way zod compiles its object parsers,
- * and only where zod's own probe allows `new Function` (not under a CSP that forbids it, on
- * Cloudflare Workers, or with `z.config({ jitless: true })`); the loop serves there.
+ * loop took about four times as long per row. Only where `mayCompile()`; the loop serves elsewhere.
  */
 function compiledCopy(fields: ReadonlyArray<FieldPlan>): CopyFields {
   const lines = fields.map(({ key, info }, i) => {

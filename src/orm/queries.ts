@@ -8,6 +8,7 @@ import { Column, getTableColumns, getTableName, inArray, sql, type Placeholder, 
 import { PgDialect, QueryBuilder, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Page } from '../er/relationship.js';
 import { traced } from './trace.js';
+import { mayCompile } from '../er/model.js';
 import { primaryKeyColumns } from './keys.js';
 import type { NormalizedOrder, SqlDatabase } from './types.js';
 
@@ -152,7 +153,7 @@ export async function pagesByKey<T = Row>(
   const rows = await traced(getTableName(source.target), loader, () => statement.text, () => rowsOf(db.execute(query)));
 
   const pages: Page<T>[] = keys.map(() => ({ items: [], hasMore: false, total: page.withTotal ? 0 : null }));
-  const { decoded, present } = statement;
+  const { decode, present } = statement;
   for (const row of rows) {
     const entry = pages[(row.__ergraph_ord as number) - 1]!;
     if (page.withTotal) {
@@ -163,14 +164,7 @@ export async function pagesByKey<T = Row>(
       entry.hasMore = true;
       continue;
     }
-    for (const [key, column] of decoded) {
-      const value = row[key];
-      if (value === null || value === undefined) continue;
-      // Most values come from the driver already decoded (integers as numbers): a store of the
-      // same value, under a key that changes every time, is the expensive part of this loop.
-      const mapped = column.mapFromDriverValue(value);
-      if (mapped !== value) row[key] = mapped;
-    }
+    decode?.(row);
     entry.items.push(make(row));
   }
   return pages;
@@ -182,7 +176,8 @@ type PageParam = 'keys' | 'limit' | 'offset';
 interface PageStatement {
   /** The text for spans, with `$n` where the parameters go. */
   text: string;
-  decoded: readonly (readonly [string, PgColumn])[];
+  /** Decodes a row's values in place, as a Drizzle `select` would; undefined when no column needs it. */
+  decode: ((row: Row) => void) | undefined;
   /** With `total_count`: the output column that is null only in the row of a parent whose page is empty. */
   present: string | undefined;
   /** The statement for one call: the cached text with this call's values as parameters. */
@@ -275,12 +270,40 @@ function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields
   return {
     text,
     present,
-    decoded: cols.filter(([, column]) => column.mapFromDriverValue !== Column.prototype.mapFromDriverValue),
+    decode: rowDecoder(cols.filter(([, column]) => column.mapFromDriverValue !== Column.prototype.mapFromDriverValue)),
     bind(values) {
       const chunks: SQLChunk[] = [raw[0]!];
       for (let i = 0; i < params.length; i++) chunks.push(sql.param(values[params[i]!]), raw[i + 1]!);
       return sql.join(chunks);
     },
+  };
+}
+
+/**
+ * Each value through its column's `mapFromDriverValue`. Most come from the driver already as the
+ * column's type (integers as numbers), so only a changed value is stored back. Compiled per
+ * statement where `mayCompile()`, one statement per column with its key in the text: the loop's
+ * reads and stores under a key that changes every time cost ~0.2 ms per 5,000 rows, ~2% of a
+ * page batch on PostgreSQL.
+ */
+function rowDecoder(decoded: readonly (readonly [string, PgColumn])[]): ((row: Row) => void) | undefined {
+  if (!decoded.length) return undefined;
+  const columns = decoded.map(([, column]) => column);
+  if (mayCompile()) {
+    const lines = decoded.map(([key], i) => {
+      const name = JSON.stringify(key);
+      return `v = row[${name}]; if (v !== null && v !== undefined) { m = columns[${i}].mapFromDriverValue(v); if (m !== v) row[${name}] = m; }`;
+    });
+    return new Function('columns', `return function decode(row) {\n  let v, m;\n  ${lines.join('\n  ')}\n};`)(columns) as (row: Row) => void;
+  }
+  const keys = decoded.map(([key]) => key);
+  return (row) => {
+    for (let i = 0; i < keys.length; i++) {
+      const value = row[keys[i]!];
+      if (value === null || value === undefined) continue;
+      const mapped = columns[i]!.mapFromDriverValue(value);
+      if (mapped !== value) row[keys[i]!] = mapped;
+    }
   };
 }
 

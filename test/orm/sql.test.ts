@@ -175,6 +175,26 @@ describe.each(targets)('SQL integration on $name', (target) => {
     expect((await load(1)).map((p) => [p.items.map((x) => x.body), p.total])).toEqual([[[null], 2], [[], 1], [[], 0]]);
   });
 
+  it('decodes page rows the same without compiled code (zod jitless)', async () => {
+    const load = (entities: ReturnType<typeof buildRelationship>) =>
+      entities.find((e) => e.kls === User)!.relationships.find((r) => r.name === 'tasks')!.pageLoader!([5, 1], { limit: 20, offset: 0, withTotal: false });
+    const build = () => buildRelationship({ db: t.db, schema, models: [User, Task], orderBy: { 'users.tasks': tasks.rank } });
+    const compiled = await load(build());
+    z.config({ jitless: true });
+    let looped;
+    try {
+      looped = await load(build());
+    } finally {
+      z.config({ jitless: false });
+    }
+    expect(looped).toEqual(compiled);
+    const items = compiled.flatMap((p) => p.items) as Task[];
+    expect(items.map((x) => [x.id, x.createdAt, x.estimate])).toEqual(
+      [5, 1].flatMap((k) => tasksOf(k)).map((x) => [x.id, x.createdAt, x.estimate]), // timestamps decoded into Dates, numeric into numbers
+    );
+    expect(items[0]!.createdAt).toBeInstanceOf(Date);
+  });
+
   it('keys the same page request for several parents to the parents in key order, including duplicates and unknown keys', async () => {
     const pages = await page(User, 'tasks', [2, 99, 2], { limit: 1, withTotal: true });
     expect(pages.map((p) => [p.items.map((x) => x.id), p.hasMore, p.total])).toEqual([

@@ -188,8 +188,9 @@ interface PageStatement {
  * Statements by list source and shape (columns read, order, total or not, offset or not).
  * Building the statement with Drizzle's query builder and rendering it took ~0.3 ms of a
  * 1,000-parent page batch (~2% on PostgreSQL, where ergraph's whole margin over the hand-written
- * query was ~10%); the shapes are few, so each is rendered once and a call only binds its values. The number of shapes follows the selections clients
- * send, so each source's memo is capped like the loaders by field list are.
+ * query was ~10%); the shapes are few, so each is rendered once and a call only binds its
+ * values. The number of shapes follows the selections clients send, so each source's memo is
+ * capped like the loaders by field list are.
  */
 const statements = new WeakMap<ListSource, Map<string, PageStatement>>();
 const MAX_PAGE_SHAPES = 256;

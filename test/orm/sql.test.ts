@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relations } from 'drizzle-orm';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { configResolver, ConfigError, DefineSubset, ErDiagram, model, ref, Relationship, type Page, type PageRequest } from 'ergraph';
 import { assertPaginable, AutoQueryConfig, buildRelationship, SqlRelationship, tableModel } from 'ergraph/orm';
@@ -150,6 +152,49 @@ describe.each(targets)('SQL integration on $name', (target) => {
     expect(t.statements).toHaveLength(1);
   });
 
+  it('tells an empty page from a row of nulls with total_count, on a table without primary key', async () => {
+    // Every column nullable and no primary key: only the parent key marks a real row.
+    const notes = pgTable('task_notes', { taskId: integer('task_id'), body: text('body') });
+    await t.exec(`CREATE TABLE task_notes (task_id integer, body text);
+      INSERT INTO task_notes VALUES (1, 'b'), (1, NULL), (2, NULL), (NULL, 'orphan');`);
+    const noteSchema = {
+      tasks,
+      notes,
+      tasksNotes: relations(tasks, ({ many }) => ({ notes: many(notes) })),
+      notesTask: relations(notes, ({ one }) => ({ task: one(tasks, { fields: [notes.taskId], references: [tasks.id] }) })),
+    };
+    const entities = buildRelationship({ db: t.db, schema: noteSchema, orderBy: { 'tasks.notes': notes.body } });
+    const notesRel = entities.find((e) => e.kls.name === 'Tasks')!.relationships.find((r) => r.name === 'notes')!;
+    const load = (offset: number) =>
+      notesRel.pageLoader!([1, 2, 3], { limit: 5, offset, withTotal: true }) as Promise<Page<{ taskId: number; body: string | null }>[]>;
+    expect((await load(0)).map((p) => [p.items.map((x) => [x.taskId, x.body]), p.total])).toEqual([
+      [[[1, 'b'], [1, null]], 2],
+      [[[2, null]], 1],
+      [[], 0],
+    ]);
+    expect((await load(1)).map((p) => [p.items.map((x) => x.body), p.total])).toEqual([[[null], 2], [[], 1], [[], 0]]);
+  });
+
+  it('decodes page rows the same without compiled code (zod jitless)', async () => {
+    const load = (entities: ReturnType<typeof buildRelationship>) =>
+      entities.find((e) => e.kls === User)!.relationships.find((r) => r.name === 'tasks')!.pageLoader!([5, 1], { limit: 20, offset: 0, withTotal: false });
+    const build = () => buildRelationship({ db: t.db, schema, models: [User, Task], orderBy: { 'users.tasks': tasks.rank } });
+    const compiled = await load(build());
+    z.config({ jitless: true });
+    let looped;
+    try {
+      looped = await load(build());
+    } finally {
+      z.config({ jitless: false });
+    }
+    expect(looped).toEqual(compiled);
+    const items = compiled.flatMap((p) => p.items) as Task[];
+    expect(items.map((x) => [x.id, x.createdAt, x.estimate])).toEqual(
+      [5, 1].flatMap((k) => tasksOf(k)).map((x) => [x.id, x.createdAt, x.estimate]), // timestamps decoded into Dates, numeric into numbers
+    );
+    expect(items[0]!.createdAt).toBeInstanceOf(Date);
+  });
+
   it('keys the same page request for several parents to the parents in key order, including duplicates and unknown keys', async () => {
     const pages = await page(User, 'tasks', [2, 99, 2], { limit: 1, withTotal: true });
     expect(pages.map((p) => [p.items.map((x) => x.id), p.hasMore, p.total])).toEqual([
@@ -219,6 +264,8 @@ describe.each(targets)('SQL integration on $name', (target) => {
     const [p] = (await links.pageLoader!([11], { limit: 10, offset: 0, withTotal: false })) as Page<{ tagId: number }>[];
     expect(p!.items.map((x) => x.tagId)).toEqual(tagIdsOf(11));
     expect(t.statements[0]).toMatch(/"task_tags"\."task_id" asc, "task_tags"\."tag_id" asc/);
+    const past = (await links.pageLoader!([11, 3], { limit: 10, offset: tagIdsOf(11).length, withTotal: true })) as Page<unknown>[];
+    expect(past.map((x) => [x.items, x.total])).toEqual([[[], tagIdsOf(11).length], [[], tagIdsOf(3).length]]);
     const extended = new AutoQueryConfig().extend(new ErDiagram({ entities: all }), { base: schema, sessionFactory: () => t.db });
     const joinEntity = extended.entities.find((e) => e.kls.name === 'TaskTags')!;
     expect(joinEntity.queries.map((q) => q.operation.name)).toEqual(['getAll']);

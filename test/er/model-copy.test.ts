@@ -1,0 +1,56 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { model, ref } from 'ergraph';
+
+// Model constructors are compiled per class with `new Function`, except where zod would not
+// compile its own parsers (z.config({ jitless: true }), a CSP, Cloudflare Workers): both ways
+// must build the same instances.
+class Tag extends model({ label: z.string() }) {}
+
+const shape = {
+  id: z.int(),
+  title: z.string(),
+  draft: z.boolean().default(false),
+  notes: z.string().nullable(),
+  tags: z.array(ref(() => Tag)).default([]),
+  parent: ref(() => Tag).nullable(),
+  'odd key': z.string().optional(),
+};
+
+const inputs: object[] = [
+  { id: 1, title: 'a', notes: 'n', tags: [{ label: 'x' }], parent: { label: 'p' }, 'odd key': 'o', extra: true },
+  { id: 2, title: 'b' },
+  {},
+];
+
+function build(jitless: boolean) {
+  z.config({ jitless });
+  const Function = vi.spyOn(globalThis, 'Function');
+  try {
+    const Kls = model(shape) as unknown as new (data?: object) => Record<string, unknown>;
+    const made = [...inputs.map((data) => new Kls(data)), new Kls()];
+    return { made, compiled: Function.mock.calls.length > 0 };
+  } finally {
+    Function.mockRestore();
+    z.config({ jitless: false });
+  }
+}
+
+describe('model construction', () => {
+  it('compiles the field copy unless zod is jitless, and both copies build the same instances', () => {
+    const compiled = build(false);
+    const looped = build(true);
+    expect(compiled.compiled).toBe(true);
+    expect(looped.compiled).toBe(false);
+    const entries = (made: Record<string, unknown>[]) => made.map((instance) => Object.entries(instance));
+    expect(entries(compiled.made)).toEqual(entries(looped.made));
+    for (const { made } of [compiled, looped]) {
+      expect(Object.keys(made[0]!)).toEqual(Object.keys(shape)); // every field an own property, in order; extras left out
+      expect(made[0]!.tags).toEqual([new Tag({ label: 'x' })]);
+      expect((made[0]!.tags as unknown[])[0]).toBeInstanceOf(Tag);
+      expect(made[0]!.parent).toBeInstanceOf(Tag);
+      expect(made[1]).toMatchObject({ draft: false, notes: null, tags: [], parent: null, 'odd key': undefined });
+      expect(made[2]!.tags).not.toBe(made[3]!.tags); // defaults are fresh per instance
+    }
+  });
+});

@@ -12,10 +12,12 @@
  * makes it return `undefined`, and the executor completes that object field by field as before,
  * with its errors, paths and null propagation (a property getter then runs twice).
  *
- * Where code cannot be generated (a Content-Security-Policy without 'unsafe-eval', some edge
- * runtimes), there are no builders and every object goes the field-by-field way.
+ * Where code may not be generated (`mayCompile`: a Content-Security-Policy without
+ * 'unsafe-eval', Cloudflare Workers, zod's `jitless`), there are no builders and every object
+ * goes the field-by-field way.
  */
 import type { GraphQLLeafType } from 'graphql';
+import { mayCompile } from '../er/model.js';
 import type { FieldPlan } from './compile.js';
 
 export interface ObjectBuilder {
@@ -27,19 +29,11 @@ export interface ObjectBuilder {
   readonly rest: readonly FieldPlan[];
 }
 
-const codegen = (() => {
-  try {
-    return new Function('return true')() === true;
-  } catch {
-    return false;
-  }
-})();
-
 const isFast = (field: FieldPlan) => field.kind === 'typename' || (field.kind === 'property' && field.completion.kind === 'leaf');
 
 /** The builder of a selection with `fields`, or undefined when none of them is fast. */
 export function objectBuilder(fields: readonly FieldPlan[]): ObjectBuilder | undefined {
-  if (!codegen || !fields.some(isFast) || fields.some((f) => f.key === '__proto__')) return undefined;
+  if (!mayCompile() || !fields.some(isFast) || fields.some((f) => f.key === '__proto__')) return undefined;
   const types: GraphQLLeafType[] = [];
   const lines: string[] = [];
   const props: string[] = [];

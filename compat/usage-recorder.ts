@@ -102,6 +102,8 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     return dayText;
   };
 
+  const keysOf = new WeakMap<readonly string[], { day: string; client: string; keys: string[] }>();
+
   const countOf = (rows: Iterable<UsageRow>) => {
     let n = 0;
     for (const r of rows) n += r.count;
@@ -178,8 +180,15 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
       }
       const at = now();
       const day = dayOf(at);
-      for (const coordinate of coordinates) {
-        const key = rowKey({ day, client: name, coordinate });
+      // An operation's coordinates are one array for all its requests: its row keys are built
+      // once per day and client, not joined again on every request.
+      let memo = keysOf.get(coordinates);
+      if (!memo || memo.day !== day || memo.client !== name) {
+        keysOf.set(coordinates, (memo = { day, client: name, keys: coordinates.map((coordinate) => rowKey({ day, client: name, coordinate })) }));
+      }
+      for (let i = 0; i < coordinates.length; i++) {
+        const coordinate = coordinates[i]!;
+        const key = memo.keys[i]!;
         const row = pending.get(key);
         if (row) {
           row.count++;

@@ -138,7 +138,8 @@ export class GraphQLHandler {
   private readonly documents: DocumentCache<PreparedDocument>;
   private readonly executor: ExecutorKind;
   private readonly guard: OperationGuard;
-  private readonly guards = new WeakMap<OperationLimits, OperationGuard>();
+  /** Per-call limits merged over the handler's, and their guard: made once per limits object. */
+  private readonly callLimits = new WeakMap<OperationLimits, { merged: OperationLimits; guard: OperationGuard }>();
   private readonly listeners = new Set<OperationListener>();
 
   constructor(diagram: ErDiagram, options: GraphQLHandlerOptions = {}) {
@@ -190,13 +191,20 @@ export class GraphQLHandler {
     return groupedValidationRules(this.built.groups);
   }
 
-  private guardFor(limits: OperationLimits | undefined): OperationGuard {
-    if (!limits) return this.guard;
-    let guard = this.guards.get(limits);
-    // Keys the call leaves out keep the handler's values.
-    if (!guard) this.guards.set(limits, (guard = new OperationGuard({ ...this.options.limits, ...limits })));
-    return guard;
+  private limitsFor(limits: OperationLimits): { merged: OperationLimits; guard: OperationGuard } {
+    let entry = this.callLimits.get(limits);
+    if (!entry) {
+      // Keys the call leaves out keep the handler's values.
+      const merged = { ...this.options.limits, ...limits };
+      this.callLimits.set(limits, (entry = { merged, guard: new OperationGuard(merged) }));
+    }
+    return entry;
   }
+
+  private guardFor(limits: OperationLimits | undefined): OperationGuard {
+    return limits ? this.limitsFor(limits).guard : this.guard;
+  }
+
 
   /** Parse (within the token limit) and validate, or return the errors a client should see (`data: null`). */
   prepare(query: string | DocumentNode, limits?: OperationLimits): { document: DocumentNode } | ExecutionResponse {
@@ -231,7 +239,7 @@ export class GraphQLHandler {
     const run = createRun(this.diagram, options.context, {
       fromAttributes: this.options.enableFromAttributeInTypeAdapter ?? false,
       resultTypes: this.built.resultTypes,
-      budget: options.limits ? { ...this.options.limits, ...options.limits } : this.options.limits,
+      budget: options.limits ? this.limitsFor(options.limits).merged : this.options.limits,
       debug: options.debug ?? this.options.debug,
     });
     let result;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Entity, ErDiagram, GraphQLHandler, model, MutationConfig, QueryConfig, ref, Relationship } from 'ergraph';
+import { watchedBudgets } from '../../src/graphql/budget.js';
 
 const calls: string[] = [];
 let hang = false;
@@ -95,6 +96,35 @@ describe.each(['compiled', 'graphql-js'] as const)('budget on the %s executor', 
       hang = false;
     }
   });
+
+  it('concurrent operations with different timeouts: each stops at its own deadline, and none is watched once all ended', async () => {
+    hang = true;
+    try {
+      const handler = new GraphQLHandler(diagram, { executor });
+      const timed = (timeout: number, query = CYCLE) => {
+        const started = Date.now();
+        return handler.execute(query, { limits: { timeout } }).then((result) => ({ result, ms: Date.now() - started }));
+      };
+      // Started longest first: the shared timer must be set again for each earlier deadline.
+      const [long, mid, short, fast] = await Promise.all([
+        timed(5_000, '{ Node { roots { children { id } } } }'),
+        timed(600),
+        timed(150),
+        handler.execute('{ Node { numbers(n: 3) } }', { limits: { timeout: 100 } }),
+      ]);
+      expect(fast).toEqual({ data: { Node: { numbers: [0, 1, 2] } }, errors: null });
+      expect(short.result.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 150 });
+      expect(short.ms).toBeLessThan(590);
+      expect(mid.result.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 600 });
+      expect(mid.ms).toBeGreaterThanOrEqual(590);
+      // The 5 s one outlives its hung batch (2 s) and answers.
+      expect(long.result.errors).toBeNull();
+      expect(long.ms).toBeGreaterThanOrEqual(1_900);
+      expect(watchedBudgets()).toBe(0);
+    } finally {
+      hang = false;
+    }
+  }, 15_000);
 
   it('limits per call override the handler, and false turns one off', async () => {
     const handler = new GraphQLHandler(diagram, { executor, limits: { resultValues: 10 } });

@@ -131,13 +131,22 @@ export function defaultWorkers(files: number, cores = availableParallelism()): n
 
 const isScript = (file: string) => SCRIPT_EXTENSIONS.some((e) => file.endsWith(e));
 
+/**
+ * The steps' import fixes as one. Plain loops: built per file, and `Object.assign({}, ...list)`
+ * over the steps' differently shaped `rename` maps took a slow generic path (~1% of a run).
+ */
 function mergeFixes(all: readonly ImportFixes[]): ImportFixes {
-  return {
-    drop: [...new Set(all.flatMap((f) => f.drop ?? []))],
-    rename: Object.assign({}, ...all.map((f) => f.rename ?? {})),
-    removeReExports: [...new Set(all.flatMap((f) => f.removeReExports ?? []))],
-    relocate: all.some((f) => f.relocate),
-  };
+  const drop = new Set<string>();
+  const removeReExports = new Set<string>();
+  const rename: Record<string, string> = {};
+  let relocate = false;
+  for (const f of all) {
+    for (const name of f.drop ?? []) drop.add(name);
+    for (const name of f.removeReExports ?? []) removeReExports.add(name);
+    if (f.rename) for (const name of Object.keys(f.rename)) rename[name] = f.rename[name]!;
+    relocate ||= !!f.relocate;
+  }
+  return { drop: [...drop], rename, removeReExports: [...removeReExports], relocate };
 }
 
 interface StepOutcome {

@@ -27,8 +27,11 @@ import {
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { z } from 'zod';
 import { Entity, ErDiagram, GraphQLHandler, model, QueryConfig, ref, Relationship } from 'ergraph';
-import { createRun } from '../src/graphql/run.js';
 import { alternate, runAlone, type BenchRow, type BenchRun } from './report.js';
+
+// From the copy of ergraph the bench runs (the built package under `npm run bench`): a run made by
+// another copy would not be recognised as one.
+const { createRun } = (await import(new URL('./graphql/run.js', import.meta.resolve('ergraph')).href)) as typeof import('../src/graphql/run.js');
 
 // ---- data and batch functions, shared by every side ----
 type UserRow = { id: number; name: string };

@@ -3,7 +3,8 @@
  *
  * A bench module exports `run(options): Promise<BenchRow[]>` — one row per comparison of a
  * subject (ergraph) with its baseline (the fastest known peer for the job), measured side by side
- * in the same process — and stays runnable alone (`npx tsx bench/<name>.ts`, through `runAlone`).
+ * in the same process — and stays runnable alone (`npm run bench -- <name>` for the built package;
+ * `npx tsx bench/<name>.ts` runs the sources, through `runAlone`, and says so).
  * `npm run bench` (bench/run.ts) runs every module within a time budget and prints one table.
  *
  * Timing (`alternate`): rounds of one call per side, the order rotating every round, until the
@@ -135,4 +136,5 @@ export async function runAlone(meta: ImportMeta, bench: BenchRun, budgetMs: numb
   if (process.argv[1] !== fileURLToPath(meta.url)) return;
   const rows = await bench({ budgetMs: Number(process.env.BENCH_BUDGET_MS) || budgetMs });
   printRows(rows);
+  console.log(`ergraph from ${import.meta.resolve('ergraph')}`);
 }

@@ -148,7 +148,7 @@ export async function pagesByKey<T = Row>(
   make: (row: Row) => T = (row) => row as T,
 ): Promise<Page<T>[]> {
   const statement = pageStatement(source, page, fields);
-  const params = statement.params({ keys, limit: page.limit + 1, offset: page.offset });
+  const params = statement.params({ keys: keys.map(statement.key), limit: page.limit + 1, offset: page.offset });
   const rows = await traced(getTableName(source.target), loader, () => statement.text, () => arrayRows(db, statement.text, params));
 
   const pages: Page<T>[] = keys.map(() => ({ items: [], hasMore: false, total: page.withTotal ? 0 : null }));
@@ -177,6 +177,8 @@ interface PageStatement {
   text: string;
   /** This call's parameter values, in `$n` order. */
   params(values: Record<PageParam, unknown>): unknown[];
+  /** A parent key as an element of the keys array parameter. */
+  key: (key: unknown) => unknown;
   /** A driver row (values in output column order) as the item's row: column keys, values decoded as a Drizzle `select` would. */
   row: (values: readonly unknown[]) => Row;
   /** With `total_count`: the output column that is null only in the row of a parent whose page is empty. */
@@ -269,8 +271,23 @@ function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields
   return {
     text: parts.reduce((out, part, i) => `${out}$${i}${part}`),
     params: (values) => names.map((name) => values[name]),
+    key: keyEncoder(source.parentKey),
     row: rowBuilder(cols, first),
     present: present === undefined ? undefined : first + cols.findIndex(([key]) => key === present),
+  };
+}
+
+/**
+ * Each key through the parent key column's `mapToDriverValue`, as `inArray` does for each of its
+ * parameters, and a bigint or boolean as its text. postgres.js types an array parameter by its
+ * first element, so an array of bigints went as one int8 and `unnest($1::bigint[])` failed
+ * ("cannot cast type bigint to bigint[]"); as text, every driver leaves the type to the cast.
+ */
+function keyEncoder(column: PgColumn): (key: unknown) => unknown {
+  const own = column.mapToDriverValue !== Column.prototype.mapToDriverValue;
+  return (key) => {
+    const value = own && key !== null && key !== undefined ? column.mapToDriverValue(key) : key;
+    return typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : value;
   };
 }
 

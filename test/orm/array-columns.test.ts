@@ -145,6 +145,14 @@ describe.each(targets)('array columns on $name', (target) => {
 
   it('reports a NULL element stored in the database as an error naming the field, not as a silent null', async () => {
     const result = await handler.execute('{ Post { byId(id: 3) { tags } } }');
+    if (target.name === 'postgres.js') {
+      // postgres.js's array parser reads an unquoted NULL element as the text 'NULL'
+      // (porsager/postgres#1124, open), so the row never holds the null; README, "Drivers".
+      // Red when the driver is fixed: then this target joins the others.
+      expect(result.errors).toBeNull();
+      expect(result.data).toEqual({ Post: { byId: { tags: ['x', 'NULL'] } } });
+      return;
+    }
     expect(result.errors).not.toBeNull();
     expect(JSON.stringify(result.errors)).toMatch(/tags/);
   });

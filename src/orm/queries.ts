@@ -1,6 +1,6 @@
 /**
  * The SQL behind every loader: one statement per batch of keys. Values always travel as
- * parameters (Drizzle's `inArray`, `sql.param` and `sql` template), never inside the SQL text.
+ * parameters (Drizzle's `inArray`, placeholders in a page statement's text), never inside the SQL text.
  * Each statement reads only the columns asked for (`Fields`), plus the keys the loader itself
  * needs to put rows back in place.
  */

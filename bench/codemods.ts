@@ -10,8 +10,14 @@
  * in wall time (the point of threads), at the same size. `defaultWorkers` (codemods/runner/run.ts)
  * follows what it shows.
  *
+ * A third row times the CLI's start, which a small project's run is mostly made of:
+ * `ergraph-migrate list` (every transform loaded, nothing read) against a Node process that only
+ * loads ts-morph, the floor for a codemod CLI on TypeScript's parser. Both in wall time, both with
+ * Node's compile cache where Node has one (22.1+).
+ *
  * Run alone: `npx tsx bench/codemods.ts [files]`; `npm run bench` imports `run` and gets rows.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +98,10 @@ async function migrate(root: string, workers: number): Promise<void> {
   if (report.summary.errors > 0 || report.summary.changed !== report.summary.files) throw new Error(`unexpected run: ${JSON.stringify(report.summary)}`);
 }
 
+const CLI = fileURLToPath(new URL('../bin/ergraph-migrate.js', import.meta.url));
+const cliStart = () => execFileSync(process.execPath, [CLI, 'list'], { stdio: 'ignore' });
+const parserStart = () => execFileSync(process.execPath, ['-e', "require('node:module').enableCompileCache?.(); require('ts-morph')"], { stdio: 'ignore', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+
 async function wallMs(side: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await side();
@@ -111,6 +121,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
       const order = i % 2 ? (['one', 'threads'] as const) : (['threads', 'one'] as const);
       for (const side of order) wall[side].push(await wallMs(() => migrate(root, side === 'threads' ? workers : 0)));
     }
+    const start = await alternate({ cli: cliStart, parser: parserStart }, { budgetMs: budgetMs * 0.2, minRounds: 5, maxRounds: 20, clock: 'wall' });
     const filesPerSecond = (msPerRun: number) => Math.round((files / msPerRun) * 1000);
     return [
       {
@@ -132,6 +143,15 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         baseline: '1 thread (shared parse)',
         baselineMs: median(wall.one),
         rounds: wall.one.length,
+      },
+      {
+        bench: 'codemods',
+        case: `CLI start, wall time, Node ${process.versions.node}`,
+        subject: 'ergraph-migrate list',
+        subjectMs: start.ms.cli!,
+        baseline: 'node loading ts-morph alone',
+        baselineMs: start.ms.parser!,
+        rounds: start.rounds,
       },
     ];
   } finally {

@@ -6,7 +6,7 @@
  * TypeScript's own pass (`setParentNodes`) is a second full walk that allocates a work list per
  * node, about a tenth of a codemod run's allocations (bench/codemods.ts).
  */
-import { ts } from 'ts-morph';
+import { ts } from './typescript.js';
 
 export interface NodeIndex {
   news: ts.NewExpression[];

@@ -2,7 +2,7 @@
  * Parsing for the TypeScript/JavaScript transforms. Only the syntax tree is needed (positions for
  * text edits), so a bare `SourceFile` is built: no program, no type checker, no file system.
  */
-import { ts } from 'ts-morph';
+import { ts } from './typescript.js';
 import { ParseError } from '../types.js';
 import { linkAndIndex } from './nodes.js';
 

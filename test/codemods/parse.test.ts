@@ -1,4 +1,7 @@
 /** The shared parse the runner hands to every step, and the rule that decides on worker threads. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { nodesOf } from '../../codemods/lib/nodes.js';
 import { PARSE_OPTIONS, parseSource, scriptKindFor, ts } from '../../codemods/lib/parse.js';
@@ -53,6 +56,17 @@ describe('parseSource', () => {
 
   it('still reports the first syntax error with its place', () => {
     expect(() => parseSource('const a = ;\n', 'bad.ts')).toThrow(/bad\.ts:1:11/);
+  });
+});
+
+describe('loading TypeScript', () => {
+  it('is ts-morph\'s own copy, required rather than imported (the ESM import scans the bundle on every start)', async () => {
+    expect(ts).toBe((await import('ts-morph')).ts);
+    const root = fileURLToPath(new URL('../../codemods/', import.meta.url));
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(30);
+    const importing = files.filter((f) => /^import (?!type\b)[^;]*from 'ts-morph'/m.test(readFileSync(join(root, f), 'utf8')));
+    expect(importing).toEqual([]);
   });
 });
 

@@ -46,14 +46,39 @@ export function outsideGit(paths: readonly string[], cwd: string): string[] {
   return rootsOf(paths, cwd).outside;
 }
 
+/**
+ * The work tree of each directory, asking git once per repository rather than once per directory
+ * (a spawn per directory was 1.3 s of a run over 1,261 files in 610 directories). Git finds a
+ * work tree at the nearest ancestor holding `.git` (a directory, or a file in worktrees and
+ * submodules), so the walk up finds the candidate; git itself then names the work tree for each
+ * candidate, which also covers what a walk cannot see (GIT_DIR, a `.git` that is no repository).
+ */
+function workTrees(): (dir: string) => string | undefined {
+  const candidates = new Map<string, string | null>();
+  const named = new Map<string | null, string | undefined>();
+  const candidate = (dir: string): string | null => {
+    let found = candidates.get(dir);
+    if (found === undefined) {
+      const parent = dirname(dir);
+      found = existsSync(join(dir, '.git')) ? dir : parent === dir ? null : candidate(parent);
+      candidates.set(dir, found);
+    }
+    return found;
+  };
+  return (dir) => {
+    const key = candidate(dir);
+    // No `.git` above: one question for all such directories, asked from the first of them.
+    if (!named.has(key)) named.set(key, workTreeOf(key ?? dir));
+    return named.get(key);
+  };
+}
+
 /** Group absolute files by the work tree holding them; files outside any are left out. */
 function byWorkTree(files: readonly string[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  const rootOfDir = new Map<string, string | undefined>();
+  const workTree = workTrees();
   for (const file of files) {
-    const dir = dirname(file);
-    if (!rootOfDir.has(dir)) rootOfDir.set(dir, workTreeOf(dir));
-    const root = rootOfDir.get(dir);
+    const root = workTree(dirname(file));
     if (!root) continue;
     const list = groups.get(root);
     if (list) list.push(file);

@@ -8,7 +8,8 @@ import { fileChanges } from './changes.js';
 import { fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
 import { slot } from './nodes.js';
 import { parseSource, ts } from './parse.js';
-import { EMPTY_PROJECT, Project } from './project.js';
+import { EMPTY_PROJECT, Project, type ModuleFacts } from './project.js';
+import { isErgraphModule, KNOWN_NAMES } from './v6-exports.js';
 
 export interface Script {
   file: string;
@@ -61,6 +62,25 @@ export function bindsHiddenNames(script: Script): boolean {
   let found = hidden.get(script);
   if (found === undefined) hidden.set(script, (found = script.imports.named.some((b) => !script.source.includes(b.imported))));
   return found;
+}
+
+/**
+ * `bindsHiddenNames` read from a file's module facts instead of its tree: an ergraph export its
+ * imports reach through the project's barrels under a name its text never spells. The runner asks
+ * it of files no step's text test wants, to know whether their trees are worth holding. It reads
+ * the same bindings as `readErgraphImports` (named imports, destructured `require`), and default
+ * imports as well, so it never misses a name that one finds.
+ */
+export function bindsHiddenNamesIn(facts: ModuleFacts, text: string, project: Project): boolean {
+  for (const local in facts.imports) {
+    const { module, name } = facts.imports[local]!;
+    // Straight from ergraph, the imported name is spelled in the import itself.
+    if (isErgraphModule(module)) continue;
+    const target = project.resolveModule(facts.file, module);
+    const imported = target && project.ergraphExport(target, name, KNOWN_NAMES);
+    if (imported && !text.includes(imported)) return true;
+  }
+  return false;
 }
 
 /** Whether a step may have work in a script: its text test, or names that test cannot see. */

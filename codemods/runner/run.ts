@@ -18,7 +18,7 @@ import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
 import { parseSource, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
-import { importFixes, scriptOf, stepWants, type Script } from '../lib/script.js';
+import { bindsHiddenNamesIn, importFixes, scriptOf, stepWants, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import type { CompanionFile, ManifestSummary, ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
 import { mergeCompanion } from './companion.js';
@@ -172,6 +172,8 @@ function runShared(
   options: TransformOptions,
   project: { facts: ModuleFacts[] },
   trees: Map<string, Script>,
+  /** Scripts no step has work in, read without holding their trees: they come out as they went in. */
+  quiet: ReadonlySet<string>,
   progress: () => void,
 ): Outcomes {
   const outcomes: Outcomes = new Map();
@@ -179,6 +181,7 @@ function runShared(
   const failed = new Map<string, Error>();
   // Scan: every step reads the one tree of each file.
   for (const file of files) {
+    if (quiet.has(file)) continue;
     const script = trees.get(file);
     const text = texts.get(file)!;
     for (const step of steps) {
@@ -198,6 +201,11 @@ function runShared(
     const mine = steps.filter((s) => handles(s, file));
     if (failed.has(file)) {
       outcomes.set(file, [{ transform: mine[0]?.name ?? '?', error: failed.get(file) }]);
+      progress();
+      continue;
+    }
+    if (quiet.has(file)) {
+      outcomes.set(file, [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
       progress();
       continue;
     }
@@ -334,35 +342,58 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   const poolable = steps.every((t) => findTransform(t.name) === t);
   const pool = workers > 0 && poolable ? createPool(workers) : undefined;
 
-  // The module graph, from one parse of every script (kept for the shared pass when it runs next).
+  // The module graph, from one parse of every script, and the trees the shared pass will read.
+  // Only trees a step may use are held: a file no step's text test wants and that binds no
+  // ergraph name out of sight (read from its module facts) has nothing to migrate. Held trees
+  // take ~33x their source in memory: with every tree held, a run over 7.2 MB of real code
+  // peaked at 368 MB (280 MB now), and about 130 MB of sources would not fit Node's default heap.
   const trees = new Map<string, Script>();
+  const quiet = new Set<string>();
   const moduleFacts: ModuleFacts[] = [];
   // Parses a later segment reuses: `upgrade --to 6` without a schema runs v5-to-v6 as a segment of
   // its own, and most files of a real project come out of the earlier steps as they went in (a
   // second parse of every file was a third of such a run over 1,261 files of real code). Each
   // segment gets fresh scripts over the kept trees: their imports are read with its project.
-  const parsed = new Map<string, { text: string; sf: ts.SourceFile; facts: ModuleFacts }>();
-  const parseAll = (keep: boolean) => {
+  const parsed = new Map<string, { text: string; facts: ModuleFacts; sf?: ts.SourceFile }>();
+  const parseAll = (segment: readonly Transform[], keep: boolean) => {
     trees.clear();
+    quiet.clear();
     moduleFacts.length = 0;
+    // A step without a tree-level test (a text transform) may want anything.
+    const wanted = (text: string) => text.includes('ergraph') || segment.some((t) => !t.script || t.script.wants(text));
+    const unwanted: { file: string; text: string; facts: ModuleFacts }[] = [];
+    const hold = (file: string, text: string, facts: ModuleFacts, sf: ts.SourceFile) => {
+      if (keep) parsed.set(file, { text, facts, sf });
+      if (!pool) trees.set(file, scriptOf(sf));
+    };
     for (const file of files) {
       if (!isScript(file) || reports.get(file)!.error) continue;
       const text = texts.get(file)!;
       try {
-        let entry = parsed.get(file);
-        if (entry?.text !== text) {
-          const sf = parseSource(text, file);
-          entry = { text, sf, facts: scanModule(sf) };
+        const kept = parsed.get(file);
+        const entry = kept?.text === text ? kept : undefined;
+        if (!wanted(text)) {
+          const facts = entry?.facts ?? scanModule(parseSource(text, file));
+          if (keep) parsed.set(file, { text, facts });
+          unwanted.push({ file, text, facts });
+          moduleFacts.push(facts);
+          continue;
         }
-        if (keep) parsed.set(file, entry);
-        moduleFacts.push(entry.facts);
-        if (!pool) trees.set(file, scriptOf(entry.sf));
+        const sf = entry?.sf ?? parseSource(text, file);
+        const facts = entry?.facts ?? scanModule(sf);
+        moduleFacts.push(facts);
+        hold(file, text, facts, sf);
       } catch (error) {
         reports.get(file)!.error = (error as Error).message;
       }
     }
     if (!keep) parsed.clear();
     const project = new Project(moduleFacts);
+    for (const { file, text, facts } of unwanted) {
+      // Parsed again in the rare case: a name its text never spells, through a barrel.
+      if (!bindsHiddenNamesIn(facts, text, project)) quiet.add(file);
+      else if (!pool) hold(file, text, facts, parseSource(text, file));
+    }
     for (const script of trees.values()) script.project = project;
     options = { ...options, project };
   };
@@ -388,14 +419,14 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       }
       // Kept only for steps that have not read these trees yet (their caches on a tree are their own).
       const later = segments.slice(i + 1).flat();
-      parseAll(later.length > 0 && !later.some((t) => segments.slice(0, i + 1).flat().includes(t)));
+      parseAll(segment, later.length > 0 && !later.some((t) => segments.slice(0, i + 1).flat().includes(t)));
       const mine = files.filter((f) => segment.some((t) => handles(t, f)) && !reports.get(f)!.error);
       let done = 0;
       const label = segment.map((t) => t.name).join(' → ');
       const progress = () => opts.onProgress?.(++done, mine.length, label);
       const outcomes = pool
         ? await runPooled(segment, mine, texts, options, pool, progress)
-        : runShared(segment, mine, texts, options, { facts: moduleFacts }, trees, progress);
+        : runShared(segment, mine, texts, options, { facts: moduleFacts }, trees, quiet, progress);
       for (const [file, list] of outcomes) {
         const report = reports.get(file)!;
         let text = texts.get(file)!;

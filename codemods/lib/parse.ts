@@ -32,16 +32,26 @@ function syntaxErrors(sf: ts.SourceFile): readonly ts.DiagnosticWithLocation[] {
 
 /**
  * Parses `source` or throws `ParseError` naming the file, line and column of the first error.
- * The tree has its parent links, set by the walk that also indexes it for the transforms
- * (`linkAndIndex`) rather than by TypeScript's separate pass.
+ * The tree has no parent links: enough for readers of the top-level statements (module facts),
+ * which the runner reads from every file, also those no step has work in.
  */
-export function parseSource(source: string, file: string): ts.SourceFile {
+export function parseUnlinked(source: string, file: string): ts.SourceFile {
   const sf = ts.createSourceFile(file, source, PARSE_OPTIONS, false, scriptKindFor(file));
   const [first] = syntaxErrors(sf);
   if (first) {
     const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
     throw new ParseError(file, ts.flattenDiagnosticMessageText(first.messageText, '\n'), line + 1, character + 1);
   }
+  return sf;
+}
+
+/**
+ * Parses `source` or throws `ParseError` naming the file, line and column of the first error.
+ * The tree has its parent links, set by the walk that also indexes it for the transforms
+ * (`linkAndIndex`) rather than by TypeScript's separate pass.
+ */
+export function parseSource(source: string, file: string): ts.SourceFile {
+  const sf = parseUnlinked(source, file);
   linkAndIndex(sf);
   return sf;
 }

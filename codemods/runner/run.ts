@@ -16,7 +16,7 @@ import type { GraphQLSchema } from 'graphql';
 import { applyFile, assertParses, handles, scanFile } from '../apply.js';
 import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
-import { parseSource, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
+import { parseSource, parseUnlinked, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
 import { bindsHiddenNamesIn, importFixes, scriptOf, stepWants, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
@@ -373,7 +373,8 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
         const kept = parsed.get(file);
         const entry = kept?.text === text ? kept : undefined;
         if (!wanted(text)) {
-          const facts = entry?.facts ?? scanModule(parseSource(text, file));
+          // No parent links or index for a tree only its top-level statements are read from.
+          const facts = entry?.facts ?? scanModule(parseUnlinked(text, file));
           if (keep) parsed.set(file, { text, facts });
           unwanted.push({ file, text, facts });
           moduleFacts.push(facts);

@@ -5,7 +5,7 @@
  * a file wrongly judged quiet would silently not be migrated.
  */
 import { expect, it } from 'vitest';
-import { parseSource } from '../../codemods/lib/parse.js';
+import { parseSource, parseUnlinked } from '../../codemods/lib/parse.js';
 import { Project, scanModule } from '../../codemods/lib/project.js';
 import { bindsHiddenNames, bindsHiddenNamesIn, scriptOf } from '../../codemods/lib/script.js';
 
@@ -37,4 +37,26 @@ it('reads hidden ergraph names from module facts as the tree does', () => {
   expect(byFacts).toEqual(byTree);
   // The cases are not all alike: some bind hidden names, some do not.
   expect(Object.entries(byTree).filter(([, hidden]) => hidden).map(([file]) => file).sort()).toEqual(['/app/aliased.ts', '/app/renamed-local.ts', '/app/required.ts']);
+});
+
+it('reads the same module facts from a tree without parent links', () => {
+  const text = [
+    "import Default, { a as b, type T } from './m';",
+    "import * as ns from '../n';",
+    "const { x: y, 'z': w } = require('./r');",
+    "const whole = await import('./w');",
+    "export class Entity {}",
+    "declare namespace Space { class Inner {} }",
+    "export { b as c, Default };",
+    "export { q as r } from './q';",
+    "export * from './star';",
+    "export * as all from './all';",
+    "export function f() {}",
+    "export enum E { A }",
+    "export const v = 1;",
+  ].join('\n');
+  const facts = scanModule(parseUnlinked(text, '/app/m.ts'));
+  expect(facts).toEqual(scanModule(parseSource(text, '/app/m.ts')));
+  expect(Object.keys(facts.imports).length).toBeGreaterThan(3);
+  expect(facts.stars).toEqual(['./star']);
 });

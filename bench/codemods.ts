@@ -15,12 +15,17 @@
  * loads ts-morph, the floor for a codemod CLI on TypeScript's parser. Both in wall time, both with
  * Node's compile cache where Node has one (22.1+).
  *
+ * Another row runs the same chain over real code nobody here wrote: the TypeScript sources (not
+ * declaration files) that this repository's installed packages ship (zod, ajv, GraphiQL...).
+ * Few of them hold anything to migrate, which is how most files of a project look to the chain;
+ * it runs as the CLI runs it without a schema (v5-to-v6 a segment of its own).
+ *
  * Run alone: `npx tsx bench/codemods.ts [files]`; `npm run bench` imports `run` and gets rows.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchema } from 'graphql';
 import { runMigration, upgradePath } from 'ergraph/migrate';
@@ -102,6 +107,30 @@ const CLI = fileURLToPath(new URL('../bin/ergraph-migrate.js', import.meta.url))
 const cliStart = () => execFileSync(process.execPath, [CLI, 'list'], { stdio: 'ignore' });
 const parserStart = () => execFileSync(process.execPath, ['-e', "require('node:module').enableCompileCache?.(); require('ts-morph')"], { stdio: 'ignore', cwd: fileURLToPath(new URL('..', import.meta.url)) });
 
+const INSTALLED = fileURLToPath(new URL('../node_modules/', import.meta.url));
+
+/** Copies the installed packages' TypeScript sources (no declaration files, no links) into `to`. */
+function copyInstalledSources(to: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(INSTALLED, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.[cm]?tsx?$/.test(entry.name) || /\.d\.[cm]?ts$/.test(entry.name)) continue;
+    const from = join(entry.parentPath ?? entry.path, entry.name);
+    const target = join(to, relative(INSTALLED, from));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(from, target);
+    files++;
+    bytes += readFileSync(from).length;
+  }
+  return { files, bytes };
+}
+
+let realReport: { changed: number; errors: number } | undefined;
+async function migrateReal(root: string): Promise<void> {
+  const report = await runMigration({ transforms: STEPS, paths: [root], cwd: root, workers: 0, dryRun: true, gitignore: false, resolveSchema: async () => undefined });
+  realReport = { changed: report.summary.changed, errors: report.summary.errors };
+}
+
 async function wallMs(side: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await side();
@@ -121,6 +150,9 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
       const order = i % 2 ? (['one', 'threads'] as const) : (['threads', 'one'] as const);
       for (const side of order) wall[side].push(await wallMs(() => migrate(root, side === 'threads' ? workers : 0)));
     }
+    const real = join(dir, 'installed');
+    const corpus = copyInstalledSources(real);
+    const realRun = await alternate({ migrate: () => migrateReal(real), parse: () => parseOnly(real) }, { budgetMs: budgetMs * 0.15, minRounds: 3, maxRounds: 10 });
     const start = await alternate({ cli: cliStart, parser: parserStart }, { budgetMs: budgetMs * 0.2, minRounds: 5, maxRounds: 20, clock: 'wall' });
     const filesPerSecond = (msPerRun: number) => Math.round((files / msPerRun) * 1000);
     return [
@@ -143,6 +175,16 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         baseline: '1 thread (shared parse)',
         baselineMs: median(wall.one),
         rounds: wall.one.length,
+      },
+      {
+        bench: 'codemods',
+        case: `upgrade 3 → 6 over real code: ${corpus.files} TypeScript sources of the installed packages (${(corpus.bytes / 1e6).toFixed(1)} MB), 1 thread, no schema`,
+        subject: 'ergraph-migrate --dry-run',
+        subjectMs: realRun.ms.migrate!,
+        baseline: 'read + parse once (TypeScript, parents)',
+        baselineMs: realRun.ms.parse!,
+        rounds: realRun.rounds,
+        note: `${realReport!.changed} files to change, ${realReport!.errors} left with an error (they do not parse, or hold GraphQL that does not)`,
       },
       {
         bench: 'codemods',

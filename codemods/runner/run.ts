@@ -11,6 +11,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { relative, resolve } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { applyFile, assertParses, handles, scanFile } from '../apply.js';
@@ -18,7 +19,7 @@ import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
 import { parseSource, parseUnlinked, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
-import { bindsHiddenNamesIn, importFixes, scriptOf, stepWants, type Script } from '../lib/script.js';
+import { bindsHiddenNamesIn, importFixes, projectOf, scriptOf, stepWants, type Script } from '../lib/script.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import type { CompanionFile, ManifestSummary, ManualItem, Transform, TransformOptions, TransformResult } from '../types.js';
 import { mergeCompanion } from './companion.js';
@@ -98,6 +99,23 @@ export interface MigrationReport {
   };
 }
 
+/**
+ * Source text whose trees a run holds at once; past it, a wanted file is parsed again by each
+ * pass that reads it (scan, then apply) instead of being held. A held tree with its index and
+ * script takes ~40-50x its source in live heap, so a large enough project ran out of heap with
+ * every tree held: 16,000 generated old-API files (11.2 MB) in a 512 MB heap failed with every
+ * tree held and with heap/66 of source held, and finished with heap/100 and heap/128. The
+ * budget follows Node's heap limit (`--max-old-space-size`): 34 MB of source by default here.
+ */
+let heldSourceBudget = Math.floor(getHeapStatistics().heap_size_limit / 128);
+
+/** For tests: a run holds trees for at most `bytes` of source (returns the previous budget). */
+export function setHeldSourceBudget(bytes: number): number {
+  const previous = heldSourceBudget;
+  heldSourceBudget = bytes;
+  return previous;
+}
+
 /** Below this many files, starting threads costs more than it saves. */
 export const PARALLEL_THRESHOLD = 400;
 
@@ -174,16 +192,26 @@ function runShared(
   trees: Map<string, Script>,
   /** Scripts no step has work in, read without holding their trees: they come out as they went in. */
   quiet: ReadonlySet<string>,
+  /** Scripts past the memory budget: parsed again when a pass reaches them, then let go. */
+  unheld: ReadonlySet<string>,
   progress: () => void,
 ): Outcomes {
+  const scriptFor = (file: string, text: string): Script | undefined =>
+    trees.get(file) ?? (unheld.has(file) ? scriptOf(parseSource(text, file), projectOf(options)) : undefined);
   const outcomes: Outcomes = new Map();
   const facts = new Map<Transform, unknown[]>(steps.map((t) => [t, []]));
   const failed = new Map<string, Error>();
   // Scan: every step reads the one tree of each file.
   for (const file of files) {
     if (quiet.has(file)) continue;
-    const script = trees.get(file);
     const text = texts.get(file)!;
+    let script: Script | undefined;
+    try {
+      script = scriptFor(file, text);
+    } catch (error) {
+      failed.set(file, error as Error);
+      continue;
+    }
     for (const step of steps) {
       if (!handles(step, file)) continue;
       try {
@@ -197,7 +225,6 @@ function runShared(
   }
   for (const file of files) {
     const text = texts.get(file)!;
-    const script = trees.get(file);
     const mine = steps.filter((s) => handles(s, file));
     if (failed.has(file)) {
       outcomes.set(file, [{ transform: mine[0]?.name ?? '?', error: failed.get(file) }]);
@@ -209,6 +236,8 @@ function runShared(
       progress();
       continue;
     }
+    // Parsed before (the scan pass did), so it parses now.
+    const script = scriptFor(file, text);
     if (script && mine.every((s) => s.script)) {
       try {
         const ch = fileChanges(script.sf);
@@ -344,11 +373,12 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
 
   // The module graph, from one parse of every script, and the trees the shared pass will read.
   // Only trees a step may use are held: a file no step's text test wants and that binds no
-  // ergraph name out of sight (read from its module facts) has nothing to migrate. Held trees
-  // take ~33x their source in memory: with every tree held, a run over 7.2 MB of real code
-  // peaked at 368 MB (280 MB now), and about 130 MB of sources would not fit Node's default heap.
+  // ergraph name out of sight (read from its module facts) has nothing to migrate: a run over
+  // 7.2 MB of real code peaked at 368 MB with every tree held, 277 MB without those. Wanted
+  // files past `heldSourceBudget` are not held either.
   const trees = new Map<string, Script>();
   const quiet = new Set<string>();
+  const unheld = new Set<string>();
   const moduleFacts: ModuleFacts[] = [];
   // Parses a later segment reuses: `upgrade --to 6` without a schema runs v5-to-v6 as a segment of
   // its own, and most files of a real project come out of the earlier steps as they went in (a
@@ -358,13 +388,22 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   const parseAll = (segment: readonly Transform[], keep: boolean) => {
     trees.clear();
     quiet.clear();
+    unheld.clear();
     moduleFacts.length = 0;
     // A step without a tree-level test (a text transform) may want anything.
     const wanted = (text: string) => text.includes('ergraph') || segment.some((t) => !t.script || t.script.wants(text));
     const unwanted: { file: string; text: string; facts: ModuleFacts }[] = [];
+    let held = 0;
     const hold = (file: string, text: string, facts: ModuleFacts, sf: ts.SourceFile) => {
+      if (pool) return;
+      held += text.length;
+      if (held > heldSourceBudget) {
+        unheld.add(file);
+        if (keep) parsed.set(file, { text, facts });
+        return;
+      }
       if (keep) parsed.set(file, { text, facts, sf });
-      if (!pool) trees.set(file, scriptOf(sf));
+      trees.set(file, scriptOf(sf));
     };
     for (const file of files) {
       if (!isScript(file) || reports.get(file)!.error) continue;
@@ -427,7 +466,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       const progress = () => opts.onProgress?.(++done, mine.length, label);
       const outcomes = pool
         ? await runPooled(segment, mine, texts, options, pool, progress)
-        : runShared(segment, mine, texts, options, { facts: moduleFacts }, trees, quiet, progress);
+        : runShared(segment, mine, texts, options, { facts: moduleFacts }, trees, quiet, unheld, progress);
       for (const [file, list] of outcomes) {
         const report = reports.get(file)!;
         let text = texts.get(file)!;

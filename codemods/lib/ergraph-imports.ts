@@ -65,6 +65,18 @@ export interface ErgraphImports {
 
 const isTypeOnlySpecifier = (s: ts.ImportSpecifier, decl: ts.ImportDeclaration) => s.isTypeOnly || !!decl.importClause?.isTypeOnly;
 
+/**
+ * The ergraph export an import of `name` from `module` in `file` stands for, if any: straight
+ * from an ergraph entry point, or through the project's barrels. What `readErgraphImports` reads
+ * from a tree, and the runner from module facts (`bindsHiddenNamesIn`).
+ */
+export function ergraphImportOf(project: Project, file: string, module: string, name: string): { imported: string; direct: boolean } | undefined {
+  if (isErgraphModule(module)) return { imported: name, direct: true };
+  const target = project.resolveModule(file, module);
+  const imported = target && project.ergraphExport(target, name, KNOWN_NAMES);
+  return imported ? { imported, direct: false } : undefined;
+}
+
 export function readErgraphImports(sf: ts.SourceFile, project: Project = EMPTY_PROJECT): ErgraphImports {
   const out: ErgraphImports = {
     named: [],
@@ -77,13 +89,7 @@ export function readErgraphImports(sf: ts.SourceFile, project: Project = EMPTY_P
     added: new Set(),
     renamed: new Map(),
   };
-  /** The ergraph name an import of `name` from `module` stands for, if any. */
-  const resolveName = (module: string, name: string): { imported: string; direct: boolean } | undefined => {
-    if (isErgraphModule(module)) return { imported: name, direct: true };
-    const target = project.resolveModule(sf.fileName, module);
-    const imported = target && project.ergraphExport(target, name, KNOWN_NAMES);
-    return imported ? { imported, direct: false } : undefined;
-  };
+  const resolveName = (module: string, name: string) => ergraphImportOf(project, sf.fileName, module, name);
   const namespaceOf = (module: string): NamespaceBinding['direct'] | undefined => {
     if (isErgraphModule(module)) return true;
     const target = project.resolveModule(sf.fileName, module);

@@ -5,11 +5,10 @@
  */
 import type { ScriptStep, Transform, TransformOptions, TransformResult } from '../types.js';
 import { fileChanges } from './changes.js';
-import { fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
+import { ergraphImportOf, fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
 import { slot } from './nodes.js';
 import { parseSource, ts } from './parse.js';
 import { EMPTY_PROJECT, Project, type ModuleFacts } from './project.js';
-import { isErgraphModule, KNOWN_NAMES } from './v6-exports.js';
 
 export interface Script {
   file: string;
@@ -74,11 +73,8 @@ export function bindsHiddenNames(script: Script): boolean {
 export function bindsHiddenNamesIn(facts: ModuleFacts, text: string, project: Project): boolean {
   for (const local in facts.imports) {
     const { module, name } = facts.imports[local]!;
-    // Straight from ergraph, the imported name is spelled in the import itself.
-    if (isErgraphModule(module)) continue;
-    const target = project.resolveModule(facts.file, module);
-    const imported = target && project.ergraphExport(target, name, KNOWN_NAMES);
-    if (imported && !text.includes(imported)) return true;
+    const found = ergraphImportOf(project, facts.file, module, name);
+    if (found && !text.includes(found.imported)) return true;
   }
   return false;
 }

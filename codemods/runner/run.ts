@@ -196,6 +196,7 @@ function runShared(
   unheld: ReadonlySet<string>,
   progress: () => void,
 ): Outcomes {
+  // A file past the budget parsed without an error before, so it parses again.
   const scriptFor = (file: string, text: string): Script | undefined =>
     trees.get(file) ?? (unheld.has(file) ? scriptOf(parseSource(text, file), projectOf(options)) : undefined);
   const outcomes: Outcomes = new Map();
@@ -205,13 +206,7 @@ function runShared(
   for (const file of files) {
     if (quiet.has(file)) continue;
     const text = texts.get(file)!;
-    let script: Script | undefined;
-    try {
-      script = scriptFor(file, text);
-    } catch (error) {
-      failed.set(file, error as Error);
-      continue;
-    }
+    const script = scriptFor(file, text);
     for (const step of steps) {
       if (!handles(step, file)) continue;
       try {
@@ -236,7 +231,6 @@ function runShared(
       progress();
       continue;
     }
-    // Parsed before (the scan pass did), so it parses now.
     const script = scriptFor(file, text);
     if (script && mine.every((s) => s.script)) {
       try {

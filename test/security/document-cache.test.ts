@@ -25,6 +25,18 @@ describe('document caches bounded by bytes', () => {
     expect(cache.get('too big'.repeat(1_000))).toBeUndefined();
   });
 
+  it('a hit only marks its entry: eviction passes over entries used since it last looked, oldest first', () => {
+    const cache = new DocumentCache<string>(3 * 80, 3);
+    for (const text of ['a', 'b', 'c']) cache.set(text, text);
+    cache.get('a');
+    cache.get('c');
+    cache.set('d', 'd'); // a and c were used: a is passed over (and unmarked), b goes
+    cache.set('e', 'e'); // c, still marked, is passed over; a, passed over once already, goes
+    expect(['a', 'b', 'c', 'd', 'e'].map((t) => cache.get(t))).toEqual([undefined, undefined, 'c', 'd', 'e']);
+    expect(cache.size).toBe(3);
+    expect(cache.held).toBe(3 * 80);
+  });
+
   it('a handler answering many distinct large documents holds a bounded heap', async () => {
     const handler = new GraphQLHandler(diagram, { documentCacheBytes: 8 * 1024 * 1024 });
     const compat = createCompatHandler(handler, { cacheBytes: 8 * 1024 * 1024 });

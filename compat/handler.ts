@@ -247,22 +247,27 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     return op;
   }
 
-  async function run(sent: string | undefined, opts: ExecuteOptions): Promise<{ response: ExecutionResponse; deprecations: Deprecation[] }> {
+  /**
+   * The response; the operation's deprecations go to `seen` when it is given. (Returning both in
+   * a pair cost `execute`, which wants only the response, a promise and a tick per request.)
+   */
+  async function run(sent: string | undefined, opts: ExecuteOptions, seen?: { deprecations: Deprecation[] }): Promise<ExecutionResponse> {
     const resolution = persisted.resolve(sent, opts.extensions, opts.documentId);
     if (resolution.kind === 'error')
-      return { response: failure([{ message: resolution.message, extensions: { code: resolution.code } }]), deprecations: [] };
+      return failure([{ message: resolution.message, extensions: { code: resolution.code } }]);
     const query = resolution.query;
-    if (query === undefined) return { response: failure([{ message: "The request needs a 'query' string" }]), deprecations: [] };
+    if (query === undefined) return failure([{ message: "The request needs a 'query' string" }]);
     const prepared = prepare(query);
-    if ('errors' in prepared) return { response: failure(prepared.errors), deprecations: [] };
+    if ('errors' in prepared) return failure(prepared.errors);
     // Only a document that parses and validates is remembered: a bad one would be refused anyway.
     if (resolution.kind === 'register') persisted.register(resolution.hash, query);
     const op = prepareOperation(prepared, opts.operationName);
-    if (op instanceof GraphQLError) return { response: failure([op]), deprecations: [] };
+    if (op instanceof GraphQLError) return failure([op]);
     const refused = guard.check(flat.schema, prepared.document, opts.operationName, opts.variables);
-    if (refused.length) return { response: failure(refused), deprecations: [] };
+    if (refused.length) return failure(refused);
     const { plan } = op;
     const operation = plan.operation;
+    if (seen) seen.deprecations = op.deprecations;
     usage.record(op.coordinates, opts.client);
 
     let local: Record<string, unknown> | undefined;
@@ -276,7 +281,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         contextValue: opts.context,
       });
       // No data means the request itself failed (variables): v5 answered with these errors only.
-      if (!result.data) return { response: failure(result.errors ?? []), deprecations: op.deprecations };
+      if (!result.data) return failure(result.errors ?? []);
       local = result.data as Record<string, unknown>;
       if (result.errors) errors.push(...result.errors.map((e) => e.toJSON()));
     }
@@ -296,7 +301,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
       const v6Errors = (result.errors ?? []).map((e) => mapError(e, plan, op.locations));
       if (result.data === null || result.data === undefined) {
         // A null that reached a v6 group would have reached the v5 root as well.
-        return { response: { data: null, errors: [...v6Errors, ...errors] }, deprecations: op.deprecations };
+        return { data: null, errors: [...v6Errors, ...errors] };
       }
       grouped = result.data;
       errors.unshift(...v6Errors);
@@ -307,13 +312,17 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
       const from = 'group' in source ? (grouped?.[source.group] as Record<string, unknown> | null | undefined) : local;
       if (from && Object.prototype.hasOwnProperty.call(from, key)) data[key] = from[key];
     }
-    return { response: { data, errors: errors.length > 0 ? errors : null }, deprecations: op.deprecations };
+    return { data, errors: errors.length > 0 ? errors : null };
   }
 
   return {
     schema: flat.schema,
-    execute: (query, opts = {}) => run(query, opts).then((r) => r.response),
-    executeWithDeprecations: (query, opts = {}) => run(query, opts),
+    execute: (query, opts = {}) => run(query, opts),
+    async executeWithDeprecations(query, opts = {}) {
+      const seen = { deprecations: [] as Deprecation[] };
+      const response = await run(query, opts, seen);
+      return { response, deprecations: seen.deprecations };
+    },
     usage,
     persisted,
     async report(options = {}) {

@@ -175,6 +175,33 @@ describe.each(targets)('SQL integration on $name', (target) => {
     expect((await load(1)).map((p) => [p.items.map((x) => x.body), p.total])).toEqual([[[null], 2], [[], 1], [[], 0]]);
   });
 
+  it('sets an integer parent key from the key a row was found by, and reads a text one back', async () => {
+    const outerList = (statement: string) => statement.slice(0, statement.indexOf(' from unnest('));
+    const pages = await page(User, 'tasks', [5, 1], { limit: 20 });
+    expect(outerList(t.statements[0]!)).toMatch(/"__page"\."id"/);
+    expect(outerList(t.statements[0]!)).not.toMatch(/owner_id/);
+    expect(pages.map((p) => p.items.map((x) => x.ownerId))).toEqual([5, 1].map((k) => tasksOf(k).map(() => k)));
+    expect(pages.flatMap((p) => p.items).map((x) => ({ ...x }))).toEqual([5, 1].flatMap((k) => tasksOf(k)).map((x) => ({ ...new Task(x) })));
+
+    // A text key is read back: the column holds what the database has, whatever the key's spelling.
+    const codes = pgTable('codes', { code: text('code').primaryKey() });
+    const uses = pgTable('code_uses', { id: integer('id').primaryKey(), code: text('code').notNull() });
+    await t.exec(`CREATE TABLE codes (code text PRIMARY KEY); CREATE TABLE code_uses (id integer PRIMARY KEY, code text NOT NULL);
+      INSERT INTO codes VALUES ('a'), ('b'); INSERT INTO code_uses VALUES (1, 'a'), (2, 'b'), (3, 'a');`);
+    const codeSchema = {
+      codes,
+      uses,
+      codesUses: relations(codes, ({ many }) => ({ uses: many(uses) })),
+      usesCode: relations(uses, ({ one }) => ({ code: one(codes, { fields: [uses.code], references: [codes.code] }) })),
+    };
+    const entities = buildRelationship({ db: t.db, schema: codeSchema, orderBy: { 'codes.uses': uses.id } });
+    const usesRel = entities.find((e) => e.kls.name === 'Codes')!.relationships.find((r) => r.name === 'uses')!;
+    t.reset();
+    const byCode = (await usesRel.pageLoader!(['a', 'b'], { limit: 5, offset: 0, withTotal: false })) as Page<{ id: number; code: string }>[];
+    expect(outerList(t.statements[0]!)).toMatch(/"__page"\."code"/);
+    expect(byCode.map((p) => p.items.map((x) => [x.id, x.code]))).toEqual([[[1, 'a'], [3, 'a']], [[2, 'b']]]);
+  });
+
   it('decodes page rows the same without compiled code (zod jitless)', async () => {
     const load = (entities: ReturnType<typeof buildRelationship>) =>
       entities.find((e) => e.kls === User)!.relationships.find((r) => r.name === 'tasks')!.pageLoader!([5, 1], { limit: 20, offset: 0, withTotal: false });
@@ -189,8 +216,8 @@ describe.each(targets)('SQL integration on $name', (target) => {
     }
     expect(looped).toEqual(compiled);
     const items = compiled.flatMap((p) => p.items) as Task[];
-    expect(items.map((x) => [x.id, x.createdAt, x.estimate])).toEqual(
-      [5, 1].flatMap((k) => tasksOf(k)).map((x) => [x.id, x.createdAt, x.estimate]), // timestamps decoded into Dates, numeric into numbers
+    expect(items.map((x) => [x.id, x.ownerId, x.createdAt, x.estimate])).toEqual(
+      [5, 1].flatMap((k) => tasksOf(k)).map((x) => [x.id, x.ownerId, x.createdAt, x.estimate]), // timestamps decoded into Dates, numeric into numbers
     );
     expect(items[0]!.createdAt).toBeInstanceOf(Date);
   });

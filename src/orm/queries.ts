@@ -150,7 +150,8 @@ export async function pagesByKey<T = Row>(
   /** Turns each row into the page's item (model instances are built here, in one pass). */
   make: (row: Row) => T = (row) => row as T,
 ): Promise<Page<T>[]> {
-  const statement = pageStatement(source, page, fields);
+  // Keys that are all numbers can stand in for an integer parent key column (see renderPageStatement).
+  const statement = pageStatement(source, page, fields, keys.every((key) => typeof key === 'number'));
   const params = statement.params({ keys: keys.map(statement.key), limit: page.limit + 1, offset: page.offset });
   const rows = await traced(getTableName(source.target), loader, () => statement.text, () => arrayRows(db, statement.text, params));
 
@@ -203,11 +204,12 @@ interface PageStatement {
 const statements = new WeakMap<ListSource, Map<string, PageStatement>>();
 const MAX_PAGE_SHAPES = 256;
 
-function pageStatement(source: ListSource, page: PageQuery, fields: Fields): PageStatement {
+function pageStatement(source: ListSource, page: PageQuery, fields: Fields, numberKeys: boolean): PageStatement {
   const order = page.order ?? source.order;
   const id = [
     page.withTotal ? 't' : '',
     page.offset > 0 ? 'o' : '',
+    numberKeys ? 'n' : '',
     order ? `${getTableName(order.column.table)}.${order.column.name} ${order.direction} ${order.nulls}` : '',
     fields ? [...fields].sort().join(',') : '*',
   ].join('|');
@@ -216,7 +218,7 @@ function pageStatement(source: ListSource, page: PageQuery, fields: Fields): Pag
   let statement = memo.get(id);
   if (!statement) {
     if (memo.size >= MAX_PAGE_SHAPES) memo.clear();
-    memo.set(id, (statement = renderPageStatement(source, { ...page, order }, fields)));
+    memo.set(id, (statement = renderPageStatement(source, { ...page, order }, fields, numberKeys)));
   }
   return statement;
 }
@@ -232,7 +234,7 @@ class CutDialect extends PgDialect {
 }
 const cutDialect = new CutDialect();
 
-function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields): PageStatement {
+function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields, numberKeys: boolean): PageStatement {
   const placeholder = (name: PageParam) => sql.placeholder(name);
   const k = sql`unnest(${placeholder('keys')}::${arrayType(source.parentKey)}) with ordinality as "__k"("key", "ord")`;
   const parent = sql`"__k"."key"`;
@@ -246,12 +248,16 @@ function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields
   const present = cols.find(([, column]) => column.notNull || pk.includes(column) || (!source.through && column === source.parentKey))?.[0];
   if (page.withTotal && present === undefined) throw new Error(`${getTableName(source.target)}: total_count needs a primary key on the table`);
   // The parent key column holds, in every row, the key the row was found by. An integer column
-  // (number mode) is therefore not read back but set from that key: one column fewer per row of
-  // every page (a 1,000-parent batch of 4-column rows: PGlite ~15% faster, PostgreSQL ~3%). Only
-  // integers: a text key equals a differently spelled value under a nondeterministic collation,
-  // and other types decode in ways a key need not match. The row marking a present page is read.
+  // (number mode) found by keys that are all numbers is therefore not read back but set from the
+  // key: one column fewer per row of every page (a 1,000-parent batch of 4-column rows: PGlite
+  // ~15% faster, PostgreSQL ~3%). A number that casts to an integer reads back as itself; a
+  // string need not ('1_000' casts to 1000 on PostgreSQL 16), a text key can equal a differently
+  // spelled value under a nondeterministic collation, and other types decode in ways a key need
+  // not match. The column marking a present page is read.
   const fromKey =
-    !source.through && NUMBER_INTEGERS.has(source.parentKey.columnType) ? cols.find(([key, column]) => column === source.parentKey && key !== present)?.[0] : undefined;
+    numberKeys && !source.through && NUMBER_INTEGERS.has(source.parentKey.columnType)
+      ? cols.find(([key, column]) => column === source.parentKey && key !== present)?.[0]
+      : undefined;
   const read = cols.filter(([key]) => key !== fromKey);
   // Only the builder's SQL is used (no database): the statement runs through the request's own.
   const builder = new QueryBuilder();
@@ -310,10 +316,10 @@ function keyEncoder(column: PgColumn): (key: unknown) => unknown {
  * Builds the item's row from a driver row read from output column `first` on, each value
  * through its column's `mapFromDriverValue` (most come from the driver already as the column's
  * type, integers as numbers, and are kept as they are); the column `fromKey` (not in the driver
- * row) is the parent key, as a number. Compiled per statement where `mayCompile()`, one property
- * per column with its key in the text, so every row gets the same shape from an object literal:
- * a loop's stores under a key that changes every time cost ~0.2 ms per 5,000 rows, ~2% of a page
- * batch on PostgreSQL.
+ * row) is the parent key itself, a number. Compiled per statement where `mayCompile()`, one
+ * property per column with its key in the text, so every row gets the same shape from an object
+ * literal: a loop's stores under a key that changes every time cost ~0.2 ms per 5,000 rows, ~2%
+ * of a page batch on PostgreSQL.
  */
 function rowBuilder(cols: readonly (readonly [string, PgColumn])[], first: number, fromKey?: string): (values: readonly unknown[], key: unknown) => Row {
   const columns = cols.map(([, column]) => column);
@@ -322,7 +328,7 @@ function rowBuilder(cols: readonly (readonly [string, PgColumn])[], first: numbe
   const positions = cols.map(([key]) => (key === fromKey ? -1 : next++));
   if (mayCompile()) {
     const props = cols.map(([key], i) => {
-      const value = positions[i] === -1 ? 'Number(k)' : `v[${positions[i]}]`;
+      const value = positions[i] === -1 ? 'k' : `v[${positions[i]}]`;
       return `${JSON.stringify(key)}: ${decodes[i] && positions[i] !== -1 ? `decode(${i}, ${value})` : value}`;
     });
     const decode = (i: number, value: unknown) => (value === null || value === undefined ? value : columns[i]!.mapFromDriverValue(value));
@@ -332,7 +338,7 @@ function rowBuilder(cols: readonly (readonly [string, PgColumn])[], first: numbe
     const out: Row = {};
     for (let i = 0; i < cols.length; i++) {
       if (positions[i] === -1) {
-        out[cols[i]![0]] = Number(key);
+        out[cols[i]![0]] = key;
         continue;
       }
       const value = values[positions[i]!];

@@ -47,7 +47,8 @@ export class RunTrace {
   /** Without an SDK (or when sampled out) no level or batch span is made at all. */
   private readonly recording: boolean;
   private current: Context;
-  private readonly started = performance.now();
+  /** Read only for the timings (`debug`): a clock read per run otherwise. */
+  private readonly started: number;
   private readonly levels: LevelTiming[] | undefined;
   private readonly loaders: Map<string, LoaderTiming> | undefined;
 
@@ -55,6 +56,7 @@ export class RunTrace {
     this.span = tracer.startSpan(name, { attributes }, parent);
     this.recording = this.span.isRecording();
     this.current = this.recording ? trace.setSpan(parent, this.span) : parent;
+    this.started = debug ? performance.now() : 0;
     if (debug) {
       this.levels = [];
       this.loaders = new Map();

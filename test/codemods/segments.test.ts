@@ -6,10 +6,23 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { scriptTransform, type Script } from '../../codemods/lib/script.js';
 import { runMigration } from '../../codemods/runner/run.js';
 import type { Transform } from '../../codemods/types.js';
+
+// The runner's final check of each changed file's output, counted.
+const checked = vi.hoisted(() => [] as string[]);
+vi.mock('../../codemods/lib/parse.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../codemods/lib/parse.js')>();
+  return {
+    ...real,
+    checkParses(source: string, file: string) {
+      checked.push(file);
+      return real.checkParses(source, file);
+    },
+  };
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'ergraph-segments-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,4 +76,29 @@ it('a later segment reuses the trees of files the earlier one left alone, with i
   expect(second.get('src/kept.ts')).not.toBe(first.get('src/kept.ts'));
   expect(second.get('src/kept.ts')!.project).toBe(second.get('src/changed.ts')!.project);
   expect(second.get('src/kept.ts')!.project).not.toBe(first.get('src/kept.ts')!.project);
+});
+
+it("a later segment's parse of a file is its output's check: only a file the last segment changed is parsed again at the end", async () => {
+  const root = join(dir, 'checked');
+  mkdirSync(root);
+  writeFileSync(join(root, 'early.ts'), 'export const a = 1;\n');
+  writeFileSync(join(root, 'late.ts'), 'export const b = 2;\n');
+  writeFileSync(join(root, 'both.ts'), 'export const c = 3;\n');
+  checked.length = 0;
+  const report = await runMigration({
+    transforms: [
+      recorder('before-v6', new Map(), { file: 'early.ts', from: 'const a', to: 'const a: number' }),
+      recorder('v5-to-v6', new Map(), { file: 'late.ts', from: 'const b', to: 'const b: number' }),
+    ],
+    paths: ['.'],
+    cwd: root,
+    workers: 0,
+    dryRun: true,
+    gitignore: false,
+    resolveSchema: async () => undefined,
+  });
+  expect(report.summary).toMatchObject({ files: 3, changed: 2, errors: 0 });
+  expect(report.files.find((f) => f.file === 'early.ts')!.after).toBe('export const a: number = 1;\n');
+  // early.ts: its output was parsed by the v5-to-v6 segment, which left it as it was. late.ts: changed last.
+  expect(checked.map((f) => f.slice(root.length + 1))).toEqual(['late.ts']);
 });

@@ -388,8 +388,12 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     quiet.clear();
     unheld.clear();
     moduleFacts.length = 0;
-    // A step without a tree-level test (a text transform) may want anything.
-    const wanted = (text: string) => text.includes('ergraph') || segment.some((t) => !t.script || t.script.wants(text));
+    // A step without a tree-level test (a text transform) may want anything. Mentioning ergraph
+    // is not enough: a step edits only files it wants (`stepWants`), and the ergraph names a text
+    // test cannot see are the hidden ones, checked below. (Holding every file that imports
+    // ergraph kept the v5-to-v6 segment of an upgrade parsing, linking and holding every entity
+    // module it then left alone: 2,000 generated files, 0.86x the CPU time without them.)
+    const wanted = (text: string) => segment.some((t) => !t.script || t.script.wants(text));
     const unwanted: { file: string; text: string; facts: ModuleFacts }[] = [];
     let held = 0;
     const hold = (file: string, text: string, facts: ModuleFacts, sf: ts.SourceFile) => {

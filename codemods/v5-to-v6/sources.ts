@@ -6,11 +6,10 @@
  * creating a `GraphQLHandler`). Bad input of any source is one `SchemaLoadError` line.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { groupsOf } from '../../compat/flat-index.js';
+import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli/user-module.js';
 import { createOverlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
 import { loadSchema, SchemaLoadError } from './schema.js';
@@ -74,7 +73,7 @@ async function fromGraphQLConfig(cwd: string): Promise<{ schema: GraphQLSchema; 
   }
 }
 
-type Loader = (file: string) => Promise<Record<string, unknown>>;
+type Loader = (file: string) => Promise<UserModule>;
 
 /**
  * The folder of the nearest package.json at or above `cwd`: the overlay copies from there, so the
@@ -89,26 +88,16 @@ function projectRoot(cwd: string): string {
 }
 
 /**
- * tsx loads the user's TypeScript modules (and plain JavaScript) from the installed binary. Its
- * hooks are registered for the whole process (not `tsImport`, whose every call gets a module
- * graph of its own): the user's modules and the `ergraph` they import must be one instance.
+ * tsx loads the user's TypeScript modules, and plain JavaScript (which may import TypeScript),
+ * from the installed binary, as every command loads a user's module.
  */
 async function tsLoader(): Promise<Loader> {
-  let register: () => unknown;
   try {
-    ({ register } = await import('tsx/esm/api'));
-  } catch {
-    throw new SchemaLoadError('--app', 'loading TypeScript modules needs tsx (npm i -D tsx), or pass --schema');
+    await registerTypeScript();
+  } catch (error) {
+    throw new SchemaLoadError('--app', `${(error as Error).message}, or pass --schema`);
   }
-  registered ??= register();
-  return (file) => import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
-}
-let registered: unknown;
-
-/** The `ergraph` a module imports, as Node resolves it from the module's own folder. */
-async function ergraphOf(file: string): Promise<{ GraphQLHandler: new (d: unknown) => Handlerish }> {
-  const entry = createRequire(file).resolve('ergraph');
-  return (await import(pathToFileURL(entry).href)) as { GraphQLHandler: new (d: unknown) => Handlerish };
+  return importUserModule;
 }
 
 interface Handlerish {
@@ -130,19 +119,19 @@ async function introspect(handler: Handlerish, where: string): Promise<GraphQLSc
 }
 
 /** Every ER graph a module exports, as v6 schemas (built with the ergraph copy the module itself uses). */
-async function graphsOf(mod: Record<string, unknown>, file: string, where: string): Promise<{ name: string; schema: GraphQLSchema }[]> {
+async function graphsOf(mod: UserModule, where: string): Promise<{ name: string; schema: GraphQLSchema }[]> {
   const found: { name: string; schema: GraphQLSchema }[] = [];
   const seen = new Set<unknown>();
   let ergraph: { GraphQLHandler: new (d: unknown) => Handlerish } | undefined;
   const handlerFor = async (diagram: unknown) => {
     try {
-      ergraph ??= await ergraphOf(file);
+      ergraph ??= (await mod.load('ergraph')) as { GraphQLHandler: new (d: unknown) => Handlerish };
     } catch (error) {
       throw new SchemaLoadError(where, `its ergraph package cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
     }
     return new ergraph.GraphQLHandler(diagram);
   };
-  for (const [name, value] of Object.entries(mod)) {
+  for (const [name, value] of Object.entries(mod.exports)) {
     if (seen.has(value)) continue;
     seen.add(value);
     let handler: Handlerish | undefined;
@@ -154,7 +143,7 @@ async function graphsOf(mod: Record<string, unknown>, file: string, where: strin
   return found;
 }
 
-async function loadModule(load: Loader, file: string, where: string): Promise<Record<string, unknown>> {
+async function loadModule(load: Loader, file: string, where: string): Promise<UserModule> {
   try {
     return await load(file);
   } catch (error) {
@@ -227,7 +216,7 @@ export async function findV6Schema(
       const where = sources.app ? `--app ${sources.app}` : show(cwd, file);
       const target = overlay?.map(file) ?? file;
       try {
-        const graphs = await graphsOf(await loadModule(load, target, where), target, where);
+        const graphs = await graphsOf(await loadModule(load, target, where), where);
         if (graphs.length === 0 && sources.app) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
         if (graphs.length > 0) from.push(`${show(cwd, file)} (${graphs.map((g) => g.name).join(', ')})`);
         found.push(...graphs);

@@ -1,9 +1,9 @@
 /** Loading the MCP apps a user module declares, for `ergraph mcp --app <module>`. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { McpApp } from '../mcp/apps.js';
 import type { PictureServices } from '../picture/index.js';
+import { importUserModule, TypeScriptLoaderMissing } from './user-module.js';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -18,17 +18,6 @@ function appsIn(exported: unknown): McpApp[] | undefined {
   return undefined;
 }
 
-/** TypeScript modules load through tsx's loader when the running Node cannot load them itself. */
-async function enableTypeScript(file: string) {
-  if (!/\.[cm]?tsx?$/.test(file)) return;
-  try {
-    const { register } = await import('tsx/esm/api');
-    register();
-  } catch {
-    throw new CliError(`${file} is TypeScript: install tsx (npm i -D tsx) or point --app at compiled JavaScript`);
-  }
-}
-
 /**
  * Import `modulePath` (relative to `cwd`) and find its apps: `export const apps = [...]`, or a
  * default export that is the list or an object holding `apps`.
@@ -41,8 +30,13 @@ export async function loadApps(modulePath: string, cwd = process.cwd()): Promise
 export async function loadAppModule(modulePath: string, cwd = process.cwd()): Promise<{ apps: McpApp[]; exports: Record<string, unknown> }> {
   const file = resolve(cwd, modulePath);
   if (!existsSync(file)) throw new CliError(`app module not found: ${file}`);
-  await enableTypeScript(file);
-  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await importUserModule(file)).exports;
+  } catch (error) {
+    if (error instanceof TypeScriptLoaderMissing) throw new CliError(`${file} is TypeScript: install tsx (npm i -D tsx) or point --app at compiled JavaScript`);
+    throw error;
+  }
   const apps = appsIn(mod.apps) ?? appsIn(mod.default);
   if (!apps) {
     throw new CliError(

@@ -1,5 +1,5 @@
 /** `ergraph schema print|diff`, run as the bin (and in-process for the many error cases). */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaDiff } from 'ergraph';
 import { compatApp, createCompatHandler, openUsageStore } from 'ergraph/compat';
 import { createV6Handler } from '../compat/helpers.js';
+import { linkErgraph } from '../support/built-package.js';
 import { apps } from './fixtures/two-apps.js';
 import { run, spawnCli } from './helpers.js';
 
@@ -58,6 +59,36 @@ describe('ergraph schema print', () => {
     const missing = await run(['schema', 'print', '--app', 'test/cli/fixtures/two-apps.ts', '--name', 'films']);
     expect(missing.stderr).toBe('ergraph: test/cli/fixtures/two-apps.ts has no app named "films"; its apps: tasks, books\n');
   });
+
+  it('loads the app of a CommonJS project (no "type": "module", npm\'s default) written in TypeScript', async () => {
+    const project = mkdtempSync(join(dir, 'cjs-'));
+    mkdirSync(join(project, 'src'));
+    writeFileSync(join(project, 'package.json'), '{"name":"app","type":"commonjs"}');
+    writeFileSync(
+      join(project, 'src/graph.ts'),
+      `import { z } from 'zod';
+import { baseEntity, GraphQLHandler, model, query } from 'ergraph';
+
+const Base = baseEntity();
+
+@Base.entity
+export class Book extends model({ id: z.int(), title: z.string() }) {
+  @query({ returns: () => [Book] })
+  static async all() {
+    return [];
+  }
+}
+export const handler = new GraphQLHandler(Base.getDiagram());
+`,
+    );
+    // An import without an extension, as CommonJS TypeScript writes it.
+    writeFileSync(join(project, 'src/app.ts'), "import { handler } from './graph';\nexport const apps = [{ name: 'books', handler, description: 'Books' }];\n");
+    linkErgraph(project);
+    const cli = spawnCli(['schema', 'print', '--app', 'src/app.ts'], { cwd: project });
+    expect(await cli.exit()).toBe(0);
+    expect(cli.stderr()).toBe('');
+    expect(cli.stdout()).toContain('Book: BookQuery!');
+  }, 60_000);
 });
 
 describe('ergraph schema diff', () => {

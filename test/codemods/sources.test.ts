@@ -92,6 +92,23 @@ describe('v5-to-v6 finds the v6 schema itself', () => {
     expect(readFileSync(join(dir, 'src/q.ts'), 'utf8')).toContain('gql`{ Task { taskGetAll: getAll { id } } }`');
   }, 60_000);
 
+  it('from the ER graph of a CommonJS project (no "type": "module", npm\'s default), built with the ergraph copy it required', async () => {
+    // Imports without extensions, as a CommonJS TypeScript project writes them.
+    const dir = project({
+      'package.json': '{"name":"app","type":"commonjs"}',
+      'src/entities.ts': ENTITIES,
+      'src/index.ts': "export { Base } from './entities';\n",
+      'src/q.ts': "import { gql } from 'graphql-tag';\nexport const Q = gql`{ taskGetAll { id } }`;\n",
+      '.gitignore': 'node_modules\n',
+    });
+    linkErgraph(dir);
+    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('v6 schema: ER graph of src/entities.ts (Base)\n');
+    expect(readFileSync(join(dir, 'src/q.ts'), 'utf8')).toContain('gql`{ Task { taskGetAll: getAll { id } } }`');
+  }, 60_000);
+
   it('bad input is one line, exit 1, and nothing written', async () => {
     const cases: { files: Record<string, string>; args: string[]; line: RegExp }[] = [
       { files: { 'bad.graphql': 'type Query {\n' }, args: ['--schema', 'bad.graphql'], line: /^ergraph-migrate: .*bad\.graphql: invalid SDL \(line 2, column 1\)/ },

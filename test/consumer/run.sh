@@ -3,7 +3,8 @@
 # (`.ci/run` does; or `npm run test:consumer`). Pack; install the tarball into fresh projects with
 # npm, pnpm and yarn; in the npm project (a) run an app with tsx, (b) compile it with tsc and run
 # it with node, (c) run a vitest file on handler.schema, (d) run ergraph-migrate on old code and
-# compile the output, (e) type-check (and run) the README's TypeScript blocks. Prints its duration.
+# compile the output, (e) type-check (and run) the README's TypeScript blocks, (f) in a CommonJS
+# project, load its TypeScript app with both CLIs. Prints its duration.
 set -euo pipefail
 started=$(date +%s)
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -103,5 +104,19 @@ npx tsc -p readme/tsconfig.json || fail "README blocks do not type-check against
 for file in $(node -e "for (const p of require('./readme/plan.json')) if (p.run) console.log(p.file)"); do
   timeout 60 npx tsx "readme/$file" > /dev/null || fail "README block readme/$file does not run"
 done
+
+step "(f) a CommonJS project (package.json as npm init writes it): the CLIs load its TypeScript app"
+mkdir -p "$work/cjs/src" && cd "$work/cjs"
+echo '{ "name": "cjs-app", "version": "1.0.0", "type": "commonjs", "private": true }' > package.json
+ln -s ../app/node_modules node_modules
+cp "$here/app/src/graph.ts" src/graph.ts
+# Imports without extensions, as CommonJS TypeScript writes them.
+echo "import { handler } from './graph'; export const apps = [{ name: 'app', handler, description: 'users and tasks' }];" > src/apps.ts
+printf '{ userGetAll(limit: 1) { name } }\n' > src/users.graphql
+npx ergraph schema print --app src/apps.ts > schema.graphql 2> schema.log || { cat schema.log; fail "ergraph schema print --app in a CommonJS project"; }
+grep -q "User: UserQuery!" schema.graphql || { cat schema.graphql; fail "schema print --app printed no v6 schema"; }
+npx ergraph-migrate v5-to-v6 src --dry-run > migrate.log 2>&1 || { cat migrate.log; fail "ergraph-migrate v5-to-v6 in a CommonJS project"; }
+grep -q "v6 schema: ER graph of src/graph.ts" migrate.log || { cat migrate.log; fail "v5-to-v6 did not load the CommonJS project's ER graph"; }
+grep -q "User { userGetAll: getAll(limit: 1)" migrate.log || { cat migrate.log; fail "v5-to-v6 did not rewrite the document"; }
 
 echo "consumer stage passed in $(( $(date +%s) - started )) s"

@@ -4,7 +4,8 @@
 # npm, pnpm and yarn; in the npm project (a) run an app with tsx, (b) compile it with tsc and run
 # it with node, (c) run a vitest file on handler.schema, (d) run ergraph-migrate on old code and
 # compile the output, (e) type-check (and run) the README's TypeScript blocks, (f) in a CommonJS
-# project, load its TypeScript app with both CLIs. Prints its duration.
+# project, load its TypeScript app with both CLIs and compile it with `module: commonjs`, (g) run
+# attw over the tarball. Prints its duration.
 set -euo pipefail
 started=$(date +%s)
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -118,5 +119,19 @@ grep -q "User: UserQuery!" schema.graphql || { cat schema.graphql; fail "schema 
 npx ergraph-migrate v5-to-v6 src --dry-run > migrate.log 2>&1 || { cat migrate.log; fail "ergraph-migrate v5-to-v6 in a CommonJS project"; }
 grep -q "v6 schema: ER graph of src/graph.ts" migrate.log || { cat migrate.log; fail "v5-to-v6 did not load the CommonJS project's ER graph"; }
 grep -q "User { userGetAll: getAll(limit: 1)" migrate.log || { cat migrate.log; fail "v5-to-v6 did not rewrite the document"; }
+# tsconfig as older CommonJS projects have it (`tsc --init` of TypeScript 5.8 and before):
+# `module: commonjs` resolves as node10, which reads
+# no `exports` map (the package's `types` and `typesVersions` serve it); node then require()s the
+# ES module (Node 20.19+).
+cat > tsconfig.json <<JSON
+{ "compilerOptions": { "target": "ES2022", "module": "commonjs", "esModuleInterop": true, "strict": true, "skipLibCheck": true, "outDir": "dist", "rootDir": "src", "types": ["node"] }, "include": ["src"] }
+JSON
+npx tsc -p tsconfig.json || fail "tsc with module commonjs (node10 resolution) in a CommonJS project"
+node -e "const { apps } = require('./dist/apps.js'); if (!apps[0].handler.schema.getType('UserQuery')) process.exit(1)" || fail "the compiled CommonJS app does not run"
+
+step "(g) are the types wrong? (attw over the tarball: node10, node16 from ESM, bundler)"
+# ergraph is ESM only, so 'cjs-resolves-to-esm' (a require() of it) is by design: Node 20.19+
+# loads it with require, and TypeScript 5.8+ allows that under module nodenext.
+npx -y @arethetypeswrong/cli@0.18 "$tgz" --ignore-rules cjs-resolves-to-esm --format ascii --no-emoji > attw.log 2>&1 || { cat attw.log; fail "attw found problems in the package's types"; }
 
 echo "consumer stage passed in $(( $(date +%s) - started )) s"

@@ -4,6 +4,7 @@
  */
 import { parse as parseGraphQL } from 'graphql';
 import { checkParses, parseSource, SCRIPT_EXTENSIONS } from './lib/parse.js';
+import { blockView, isSfc, scriptBlocks } from './lib/sfc.js';
 import { Project, scanModule, type ModuleFacts } from './lib/project.js';
 import { ParseError, type Transform, type TransformOptions, type TransformResult } from './types.js';
 
@@ -27,6 +28,7 @@ export function assertParses(output: string, file: string): void {
       throw new ParseError(file, `output does not parse: ${(e as Error).message}`);
     }
   } else if (/\.[cm]?[jt]sx?$/.test(file)) checkParses(output, file);
+  else if (isSfc(file)) for (const block of scriptBlocks(output)) checkParses(blockView(output, block), file, block.kind);
   else if (/\.json$/.test(file)) {
     try {
       JSON.parse(output);

@@ -35,8 +35,8 @@ function syntaxErrors(sf: ts.SourceFile): readonly ts.DiagnosticWithLocation[] {
  * The tree has no parent links: enough for readers of the top-level statements (module facts),
  * which the runner reads from every file, also those no step has work in.
  */
-export function parseUnlinked(source: string, file: string): ts.SourceFile {
-  const sf = ts.createSourceFile(file, source, PARSE_OPTIONS, false, scriptKindFor(file));
+export function parseUnlinked(source: string, file: string, kind = scriptKindFor(file)): ts.SourceFile {
+  const sf = ts.createSourceFile(file, source, PARSE_OPTIONS, false, kind);
   const [first] = syntaxErrors(sf);
   if (first) {
     const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
@@ -50,8 +50,8 @@ export function parseUnlinked(source: string, file: string): ts.SourceFile {
  * The tree has its parent links, set by the walk that also indexes it for the transforms
  * (`linkAndIndex`) rather than by TypeScript's separate pass.
  */
-export function parseSource(source: string, file: string): ts.SourceFile {
-  const sf = parseUnlinked(source, file);
+export function parseSource(source: string, file: string, kind = scriptKindFor(file)): ts.SourceFile {
+  const sf = parseUnlinked(source, file, kind);
   linkAndIndex(sf);
   return sf;
 }
@@ -60,8 +60,8 @@ export function parseSource(source: string, file: string): ts.SourceFile {
  * Throws `ParseError` when `source` does not parse; the check on a transform's output. No parent
  * links are set: nothing walks this tree, so it costs less than `parseSource`.
  */
-export function checkParses(source: string, file: string): void {
-  const sf = ts.createSourceFile(file, source, PARSE_OPTIONS, false, scriptKindFor(file));
+export function checkParses(source: string, file: string, kind = scriptKindFor(file)): void {
+  const sf = ts.createSourceFile(file, source, PARSE_OPTIONS, false, kind);
   const [first] = syntaxErrors(sf);
   if (first) {
     const { line, character } = sf.getLineAndCharacterOfPosition(first.start);

@@ -19,8 +19,8 @@ export interface Script {
   readonly imports: ErgraphImports;
 }
 
-export function parseScript(source: string, file: string, project: Project = EMPTY_PROJECT): Script {
-  const sf = parseSource(source, file);
+export function parseScript(source: string, file: string, project: Project = EMPTY_PROJECT, kind?: ts.ScriptKind): Script {
+  const sf = parseSource(source, file, kind);
   return scriptOf(sf, project);
 }
 
@@ -84,6 +84,16 @@ export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script:
   return step.wants(script.source) || bindsHiddenNames(script);
 }
 
+/** One step alone over a parsed script (no scan pass over a tree: the file's own facts still count). */
+export function applyStep<F>(step: ScriptStep<F>, script: Script, facts: readonly F[], options: TransformOptions): TransformResult {
+  if (!stepWants(step, script)) return unchanged(script.source);
+  const changes = fileChanges(script.sf);
+  const known = facts.length > 0 || !step.scan ? facts : step.scan(script);
+  step.apply(script, { facts: known, options, changes });
+  fixImports(changes, script.imports, importFixes(step, script));
+  return { ...changes.result(), ...step.finish?.(script) };
+}
+
 /** Only a relative import or require can bring in a barrel's alias: without one the text test decides alone. */
 const RELATIVE_MODULE = /(?:from|require\s*\(|import\s*\()\s*['"]\./;
 
@@ -104,14 +114,7 @@ export function scriptTransform<F>(
       : undefined,
     apply(source, { file, facts, options }) {
       // Parsed even when the step has nothing to do here: a file that does not parse is reported by every transform.
-      const script = parseScript(source, file, projectOf(options));
-      if (!stepWants(step, script)) return unchanged(source);
-      const changes = fileChanges(script.sf);
-      // Alone (no scan pass over a tree), the file's own facts still count.
-      const known = facts.length > 0 || !step.scan ? facts : step.scan(script);
-      step.apply(script, { facts: known, options, changes });
-      fixImports(changes, script.imports, importFixes(step, script));
-      return { ...changes.result(), ...step.finish?.(script) };
+      return applyStep(step, parseScript(source, file, projectOf(options)), facts, options);
     },
   };
 }

@@ -9,7 +9,8 @@ import type { FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
-import { scriptTransform } from '../lib/script.js';
+import { applyStep, parseScript, projectOf, scriptTransform } from '../lib/script.js';
+import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
 import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
@@ -164,13 +165,14 @@ export const transform: Transform = {
   to: '6',
   description:
     'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases), MCP { name } → { entity, method }, naming helpers removed, persisted-query manifests rewritten with an old id → new document mapping',
-  extensions: [...SCRIPT_EXTENSIONS, ...GRAPHQL_EXTENSIONS, ...MANIFEST_EXTENSIONS],
+  extensions: [...SCRIPT_EXTENSIONS, ...SFC_EXTENSIONS, ...GRAPHQL_EXTENSIONS, ...MANIFEST_EXTENSIONS],
   script: scripts.script,
   // JSON is read by shape: package.json and tsconfig.json are no business of this step.
   claims: (source, file) => !isManifestFile(file) || manifestFormat(source) !== undefined,
   apply(source, ctx) {
     const { file, options } = ctx;
     if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);
+    if (isSfc(file)) return applyToComponent(source, file, options);
     if (isManifestFile(file)) {
       const keep = rewriteOptions(options).keepResponseKeys !== false;
       return applyToManifest(source, file, schemasOf(options), keep, NO_SCHEMA_NEXT_STEP) ?? { output: source, manual: [], notes: [] };
@@ -178,6 +180,35 @@ export const transform: Transform = {
     return scripts.apply(source, ctx);
   },
 };
+
+/**
+ * A Vue or Svelte component: each `<script>` block is migrated as a script of its own, seen at its
+ * place in the file (`blockView`: lines and columns stay the file's), and its new text goes back
+ * between its tags. Blocks go last to first, so the offsets of those before stay valid.
+ */
+function applyToComponent(source: string, file: string, options: TransformOptions): TransformResult {
+  const result: Required<Pick<TransformResult, 'manual' | 'notes' | 'pending' | 'notForThisApi'>> = { manual: [], notes: [], pending: [], notForThisApi: [] };
+  let output = source;
+  for (const block of scriptBlocks(source).reverse()) {
+    const view = blockView(source, block);
+    const migrated = applyStep(scripts.script!, parseScript(view, file, projectOf(options), block.kind), [], options);
+    const tail = view.length - block.end;
+    if (migrated.output !== view) {
+      // Only the block's own text may change: a line added above its first one would land in the markup.
+      if (migrated.output.slice(0, block.start) !== view.slice(0, block.start) || migrated.output.slice(migrated.output.length - tail) !== view.slice(block.end)) {
+        const above = source.slice(0, block.start);
+        const [line, column] = [above.split('\n').length, block.start - above.lastIndexOf('\n')];
+        throw new ParseError(file, 'a change to this <script> block would fall outside it (code on the line of its tag?): migrate the component by hand', line, column);
+      }
+      output = output.slice(0, block.start) + migrated.output.slice(block.start, migrated.output.length - tail) + output.slice(block.end);
+    }
+    result.manual.unshift(...migrated.manual);
+    result.notes.unshift(...migrated.notes);
+    result.pending.unshift(...(migrated.pending ?? []));
+    result.notForThisApi.unshift(...(migrated.notForThisApi ?? []));
+  }
+  return { output: output === source ? source : output, ...result };
+}
 
 /** One lookup over several schemas (a project with several diagrams): a name two schemas share is ambiguous. */
 function mergedIndex(schemas: readonly GraphQLSchema[]): FlatIndex {

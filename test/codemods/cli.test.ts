@@ -186,7 +186,8 @@ describe('ergraph-migrate', () => {
     // One unified diff per changed file, input → the fixture's expected output, in path order.
     const shown = (file: string) => relative(ROOT, join(app, file)).split('\\').join('/');
     const changed = [...input.keys()].filter((f) => input.get(f) !== expected.get(f));
-    expect(changed).toHaveLength(5);
+    // two of them Vue and Svelte components
+    expect(changed).toHaveLength(7);
     const diffs = changed
       .map((f) => createTwoFilesPatch(`a/${shown(f)}`, `b/${shown(f)}`, input.get(f)!, expected.get(f)!, undefined, undefined, { context: 3 }))
       .join('');
@@ -197,15 +198,16 @@ describe('ergraph-migrate', () => {
 
     // The manual items and the summary follow the diffs.
     const rest = out.slice(diffs.length).split('\n');
-    expect(rest.filter((l) => l.startsWith('manual: '))).toHaveLength(3);
+    expect(rest.filter((l) => l.startsWith('manual: '))).toHaveLength(4);
+    expect(rest).toContain(`manual: ${shown('src/TaskCard.svelte')}:9:19 [v5-to-v6] \`taskArchive\` is neither a v5 flat query field nor a v6 group of the given schema`);
     expect(rest).toContain(`manual: ${shown('src/queries.ts')}:47:1 [v5-to-v6] toCamelCase was removed in v6: use groupTypeName(entity, suffix) or the entity and method names`);
     // a document none of whose root fields is in the schema is another API's: left alone, counted
     expect(rest).toContain(`not for this API: ${shown('src/queries.ts')}:43:24 (left alone)`);
-    expect(out).toMatch(/\nv5-to-v6: 6 files scanned, 5 would change, 3 manual, 0 errors, 1 not for this API \(\d+\.\d\ds\)\n$/);
+    expect(out).toMatch(/\nv5-to-v6: 8 files scanned, 7 would change, 4 manual, 0 errors, 1 not for this API \(\d+\.\d\ds\)\n$/);
 
     const report = readFileSync(join(tmp, 'r.md'), 'utf8');
     expect(report).toContain('Transforms: `v5-to-v6` (dry run: nothing written)');
-    expect(report).toContain('| 6 | 5 | 3 | 0 |');
+    expect(report).toContain('| 8 | 7 | 4 | 0 |');
     expect(report).toContain(`- \`${shown('queries/users.graphql')}\` (v5-to-v6)`);
     // nothing written: the copy is byte for byte the fixture input, and only the report was added
     expect(readTree(app)).toEqual(input);

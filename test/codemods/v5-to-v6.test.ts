@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { buildSchema, parse } from 'graphql';
-import { applyFile, applyToFiles } from '../../codemods/apply.js';
+import { applyFile, applyToFiles, assertParses } from '../../codemods/apply.js';
 import { ParseError, type TransformOptions } from '../../codemods/types.js';
 import { transform } from '../../codemods/v5-to-v6/index.js';
 import { findEmbeddedDocuments } from '../../codemods/v5-to-v6/embedded.js';
 import { parseSource } from '../../codemods/lib/parse.js';
+import { isSfc } from '../../codemods/lib/sfc.js';
+import { runMigration } from '../../codemods/runner/run.js';
 import { FIXTURES, comments, readTree } from './helpers.js';
 
 const APP = join(FIXTURES, 'v5-to-v6', 'app');
@@ -46,6 +49,9 @@ describe('v5-to-v6 fixtures: a small v5 app', () => {
       if (file.endsWith('.ts')) {
         expect(() => parseSource(output, file)).not.toThrow();
         for (const c of comments(source)) expect(comments(output), c).toContain(c);
+      } else if (isSfc(file)) {
+        expect(() => assertParses(output, file)).not.toThrow();
+        for (const c of source.match(/<!--[\s\S]*?-->|\/\/.*/g) ?? []) expect(output).toContain(c);
       } else {
         expect(() => parse(output)).not.toThrow();
         for (const c of source.match(/#.*/g) ?? []) expect(output).toContain(c);
@@ -198,6 +204,93 @@ describe('v5-to-v6 documents', () => {
   it('returns the input itself when nothing changes', () => {
     const source = 'export const x = 1;\n';
     expect(run(source).output).toBe(source);
+  });
+});
+
+describe('v5-to-v6 in Vue and Svelte components', () => {
+  it('migrates each <script> block in place; markup, styles and comments stay byte for byte', () => {
+    const source = [
+      '<template>\r',
+      '  <!-- <script>const old = gql`{ userGetAll { id } }`</script> -->\r',
+      '  <p>{{ result }}</p>\r',
+      '</template>\r',
+      '<script setup lang="ts">\r',
+      "import { gql } from 'graphql-tag';\r",
+      'const q = gql`{ userGetAll { id } }`;\r',
+      'const t = gql`{ taskGetAll { id } taskArchive }`;\r',
+      '</script>\r',
+      '<style>p { color: red }</style>\r',
+    ].join('\n');
+    const result = run(source, 'List.vue');
+    expect(result.output).toBe(
+      source
+        .replace('const q = gql`{ userGetAll { id } }`', 'const q = gql`{ User { userGetAll: getAll { id } } }`')
+        .replace(
+          'const t = gql`{ taskGetAll { id } taskArchive }`',
+          '// TODO(ergraph-migrate): `taskArchive` is neither a v5 flat query field nor a v6 group of the given schema\r\nconst t = gql`{ Task { taskGetAll: getAll { id } } taskArchive }`',
+        ),
+    );
+    // Lines and columns are the component's own.
+    expect(result.manual).toEqual([{ line: 8, column: 11, reason: expect.stringContaining('`taskArchive`') }]);
+    expect(run(result.output, 'List.vue').output).toBe(result.output);
+  });
+
+  it("reads a Svelte component's module and instance scripts, and no block with src or another language", () => {
+    const source = [
+      '<script context="module">',
+      '  export const A = gql`{ userGetAll { id } }`;',
+      '</script>',
+      '<script src="./b.js"></script>',
+      '<script lang="coffee">',
+      '  q = gql"{ userGetAll { id } }"',
+      '</script>',
+      "<script lang='ts'>",
+      '  const B: unknown = gql`{ taskById(id: 1) { id } }`;',
+      '</script>',
+      '<p>{B}</p>',
+      '',
+    ].join('\n');
+    const result = run(source, 'Card.svelte');
+    expect(result.output).toBe(
+      source
+        .replace('gql`{ userGetAll { id } }`', 'gql`{ User { userGetAll: getAll { id } } }`')
+        .replace('gql`{ taskById(id: 1) { id } }`', 'gql`{ Task { taskById: byId(id: 1) { id } } }`'),
+    );
+  });
+
+  it('a block that does not parse is a ParseError at its place in the component; the file is left as it is', () => {
+    const source = '<template><p /></template>\n<script>\nconst q = gql`{ userGetAll { id } }`;\nconst = 1;\n</script>\n';
+    const outcome = applyFile(transform, source, 'Broken.vue', [], options);
+    expect(outcome.error).toBeInstanceOf(ParseError);
+    expect(outcome.error).toMatchObject({ file: 'Broken.vue', line: 4, column: 7 });
+  });
+
+  it('puts a marker for code on the line of the <script> tag inside the block, right after the tag', () => {
+    const source = '<p />\n<script>const q = gql`{ userGetAll { id } nope }`;</script>\n';
+    const result = run(source, 'One.vue');
+    expect(result.output).toBe(
+      '<p />\n<script>// TODO(ergraph-migrate): `nope` is neither a v5 flat query field nor a v6 group of the given schema\n        const q = gql`{ User { userGetAll: getAll { id } } nope }`;</script>\n',
+    );
+    expect(() => assertParses(result.output, 'One.vue')).not.toThrow();
+    expect(run(result.output, 'One.vue').output).toBe(result.output);
+  });
+
+  it('are found and migrated by a run over a folder', async () => {
+    const files = new Map([
+      ['/app/src/List.vue', '<script setup>\nconst q = gql`{ userGetAll { id } }`;\n</script>\n'],
+      ['/app/src/plain.ts', 'const q = gql`{ userGetAll { id } }`;\n'],
+    ]);
+    const outcomes = applyToFiles(transform, files, options);
+    expect(outcomes.get('/app/src/List.vue')?.result?.output).toBe('<script setup>\nconst q = gql`{ User { userGetAll: getAll { id } } }`;\n</script>\n');
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-sfc-'));
+    try {
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'src', 'List.vue'), files.get('/app/src/List.vue')!);
+      const report = await runMigration({ transforms: ['v5-to-v6'], paths: [dir], cwd: dir, dryRun: true, gitignore: false, options });
+      expect(report.files.map((f) => [f.file, f.changed, f.error])).toEqual([['src/List.vue', true, undefined]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * GraphQL documents inside TypeScript/JavaScript: `gql`/`graphql` tagged templates and the
- * string or template arguments of `graphql(...)` calls. Each is returned as the exact slice of
+ * GraphQL documents inside TypeScript/JavaScript: `gql`/`graphql` tagged templates, the string or
+ * template arguments of `graphql(...)` calls, and template literals marked with a `/* GraphQL *\/`
+ * comment (graphql-request's documented form; GraphQL Code Generator and graphql-config read it). Each is returned as the exact slice of
  * the file it occupies, so an offset in the document is an offset in the file plus `start`.
  */
 import { nodesOf } from '../lib/nodes.js';
@@ -46,8 +47,29 @@ function fromLiteral(node: ts.Node, literal: ts.Expression, sf: ts.SourceFile): 
   return undefined;
 }
 
+/** The magic comment, as graphql-tag-pluck reads it (any case, any spacing). */
+export const MAGIC_COMMENT = /\/\*\s*graphql\s*\*\//i;
+const MARKED = /\/\*\s*graphql\s*\*\/\s*$/i;
+
+/** Untagged template literals right after a `/* GraphQL *\/` comment; walked only when the text has one. */
+function markedTemplates(sf: ts.SourceFile, found: EmbeddedDocument[]): void {
+  const text = sf.text;
+  const visit = (node: ts.Node): void => {
+    if ((ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && !ts.isTaggedTemplateExpression(node.parent)) {
+      // The trivia before the literal (only blanks and comments) ends with the marker.
+      if (MARKED.test(text.slice(node.pos, node.getStart(sf)))) {
+        const doc = fromLiteral(node, node, sf);
+        if (doc) found.push(doc);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+}
+
 export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
   const found: EmbeddedDocument[] = [];
+  if (MAGIC_COMMENT.test(sf.text)) markedTemplates(sf, found);
   const { tagged, calls } = nodesOf(sf);
   for (const node of tagged) {
     const name = tagName(node.tag);

@@ -15,7 +15,7 @@ import { ParseError, type ManualItem, type Transform, type TransformOptions, typ
 import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
 import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from './document.js';
-import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from './embedded.js';
+import { findEmbeddedDocuments, MAGIC_COMMENT, parseableText, type EmbeddedDocument } from './embedded.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
@@ -142,7 +142,7 @@ const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualIt
 const scripts = scriptTransform(
   { name: 'v5-to-v6', from: '5', to: '6', description: '', extensions: SCRIPT_EXTENSIONS },
   {
-    wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b/.test(source),
+    wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b/.test(source) || MAGIC_COMMENT.test(source),
     apply({ sf, file }, { options, changes: ch }) {
       const found = { pending: [] as ManualItem[], foreign: [] as ManualItem[] };
       leftAlone.set(sf, found);

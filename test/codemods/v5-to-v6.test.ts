@@ -172,6 +172,26 @@ describe('v5-to-v6 documents', () => {
     expect(result.notForThisApi).toHaveLength(1);
   });
 
+  it('rewrites template literals marked /* GraphQL */ (graphql-request\'s form), and no other untagged template', () => {
+    const source = [
+      "import { request } from 'graphql-request';",
+      'const a = /* GraphQL */ `',
+      '  query { userGetAll { id } }',
+      '`;',
+      'const b =',
+      '  // a v5 query',
+      '  /*graphql*/ `{ taskById(id: 1) { id } }`;',
+      'const c = `{ userGetAll { id } }`;',
+      'const d = /* GraphQL */ "{ userGetAll { id } }";',
+      '',
+    ].join('\n');
+    expect(run(source).output).toBe(
+      source
+        .replace('query { userGetAll { id } }', 'query { User { userGetAll: getAll { id } } }')
+        .replace('`{ taskById(id: 1) { id } }`', '`{ Task { taskById: byId(id: 1) { id } } }`'),
+    );
+  });
+
   it('treats an interpolation inside a selection set as fields', () => {
     const source = 'const q = gql`query { userById(id: 1) { ${FIELDS} } }`;\n';
     expect(run(source).output).toBe('const q = gql`query { User { userById: byId(id: 1) { ${FIELDS} } } }`;\n');

@@ -28,7 +28,7 @@ export function assertParses(output: string, file: string): void {
       throw new ParseError(file, `output does not parse: ${(e as Error).message}`);
     }
   } else if (/\.[cm]?[jt]sx?$/.test(file)) checkParses(output, file);
-  else if (isSfc(file)) for (const block of scriptBlocks(output)) checkParses(blockView(output, block), file, block.kind);
+  else if (isSfc(file)) for (const block of scriptBlocks(output, file)) checkParses(blockView(output, block), file, block.kind);
   else if (/\.json$/.test(file)) {
     try {
       JSON.parse(output);

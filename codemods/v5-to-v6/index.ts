@@ -189,7 +189,7 @@ export const transform: Transform = {
 function applyToComponent(source: string, file: string, options: TransformOptions): TransformResult {
   const result: Required<Pick<TransformResult, 'manual' | 'notes' | 'pending' | 'notForThisApi'>> = { manual: [], notes: [], pending: [], notForThisApi: [] };
   let output = source;
-  for (const block of scriptBlocks(source).reverse()) {
+  for (const block of scriptBlocks(source, file).reverse()) {
     const view = blockView(source, block);
     const migrated = applyStep(scripts.script!, parseScript(view, file, projectOf(options), block.kind), [], options);
     const tail = view.length - block.end;

@@ -227,7 +227,7 @@ describe('v5-to-v6 documents', () => {
   });
 });
 
-describe('v5-to-v6 in Vue and Svelte components', () => {
+describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
   it('migrates each <script> block in place; markup, styles and comments stay byte for byte', () => {
     const source = [
       '<template>\r',
@@ -276,6 +276,28 @@ describe('v5-to-v6 in Vue and Svelte components', () => {
         .replace('gql`{ userGetAll { id } }`', 'gql`{ User { userGetAll: getAll { id } } }`')
         .replace('gql`{ taskById(id: 1) { id } }`', 'gql`{ Task { taskById: byId(id: 1) { id } } }`'),
     );
+  });
+
+  it("reads an Astro component's frontmatter and its scripts (TypeScript unless they say otherwise)", () => {
+    const source = [
+      '---',
+      "import { request, gql } from 'graphql-request';",
+      'const data = await request(API, gql`{ userGetAll { id } }`);',
+      '---',
+      '<ul>{data.userGetAll.map((u) => <li>{u.id}</li>)}</ul>',
+      '<script>',
+      '  const q: string = gql`{ taskGetAll { id } }`;',
+      '</script>',
+      '',
+    ].join('\r\n');
+    expect(run(source, 'Page.astro').output).toBe(
+      source
+        .replace('gql`{ userGetAll { id } }`', 'gql`{ User { userGetAll: getAll { id } } }`')
+        .replace('gql`{ taskGetAll { id } }`', 'gql`{ Task { taskGetAll: getAll { id } } }`'),
+    );
+    // Markup that merely starts with a rule is no frontmatter.
+    const markup = '<hr />\n---\nconst a = gql`{ userGetAll { id } }`;\n---\n';
+    expect(run(markup, 'Rule.astro').output).toBe(markup);
   });
 
   it('a block that does not parse is a ParseError at its place in the component; the file is left as it is', () => {

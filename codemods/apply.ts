@@ -3,6 +3,7 @@
  * The CLI runner and the tests both go through here, so what they see is the same.
  */
 import { parse as parseGraphQL } from 'graphql';
+import { append } from './lib/append.js';
 import { checkParses, parseSource, SCRIPT_EXTENSIONS } from './lib/parse.js';
 import { blockView, isSfc, scriptBlocks } from './lib/sfc.js';
 import { Project, scanModule, type ModuleFacts } from './lib/project.js';
@@ -102,7 +103,7 @@ export function applyToFiles<F>(
   for (const [file, source] of files) {
     if (!handles(transform, file)) continue;
     try {
-      facts.push(...scanFile(transform, source, file, options));
+      append(facts, scanFile(transform, source, file, options));
     } catch (error) {
       outcomes.set(file, { file, source, error: error as Error });
     }

@@ -1,5 +1,5 @@
 /** Rendering a run: unified diffs for `--dry-run`, the summary line, JSON and Markdown reports. */
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, formatPatch } from 'diff';
 import type { FileReport, MigrationReport } from './run.js';
 
 const FORMAT_NAMES = { apollo: 'Apollo persisted query list', relay: 'Relay persisted queries map' } as const;
@@ -16,10 +16,48 @@ export function manifestLine(f: FileReport, dryRun: boolean): string | undefined
   return `${f.file} (${FORMAT_NAMES[m.format]}): ${m.rewritten} of ${m.operations} operations rewritten, ${ids}${left > 0 ? `, ${left} left as they are (listed below when they need work)` : ''}${mapping}`;
 }
 
+/**
+ * How long the exact diff of one file may take. Myers' algorithm is O(lines x changes): a
+ * generated file of 10,000 documents, each on a line the migration changed, took 12 s, and one
+ * of 150,000 would have taken the better part of an hour.
+ */
+export const DIFF_TIMEOUT_MS = 1000;
+
+/**
+ * A file's diff as one hunk from its first changed line to its last, with three lines of context:
+ * a patch that applies as the exact one does, found in linear time, shown when the exact diff
+ * would take longer than `DIFF_TIMEOUT_MS`.
+ */
+function oneHunk(file: string, before: string, after: string): string {
+  const split = (text: string) => (text === '' ? [] : text.split(/(?<=\n)/));
+  const a = split(before);
+  const b = split(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const from = Math.max(0, head - 3);
+  const to = Math.min(tail, 3);
+  const line = (mark: string) => (text: string) => mark + (text.endsWith('\n') ? text.slice(0, -1) : `${text}\n\\ No newline at end of file`);
+  const lines = [
+    ...a.slice(from, head).map(line(' ')),
+    ...a.slice(head, a.length - tail).map(line('-')),
+    ...b.slice(head, b.length - tail).map(line('+')),
+    ...a.slice(a.length - tail, a.length - tail + to).map(line(' ')),
+  ];
+  const hunk = { oldStart: from + 1, oldLines: a.length - tail + to - from, newStart: from + 1, newLines: b.length - tail + to - from, lines };
+  return formatPatch({ oldFileName: `a/${file}`, newFileName: `b/${file}`, oldHeader: undefined, newHeader: undefined, hunks: [hunk] });
+}
+
+/** One file's unified diff: the exact one, or one hunk when that takes longer than `timeout` ms. */
+export function fileDiff(file: string, before: string, after: string, timeout = DIFF_TIMEOUT_MS): string {
+  return createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3, timeout }) ?? oneHunk(file, before, after);
+}
+
 export function unifiedDiffs(report: MigrationReport): string {
   return report.files
     .filter((f) => f.changed)
-    .map((f) => createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, f.before, f.after, undefined, undefined, { context: 3 }))
+    .map((f) => fileDiff(f.file, f.before, f.after))
     .join('');
 }
 

@@ -15,6 +15,7 @@ import { getHeapStatistics } from 'node:v8';
 import { relative, resolve } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { applyFile, assertParses, handles, scanFile } from '../apply.js';
+import { append } from '../lib/append.js';
 import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/ergraph-imports.js';
 import { parseSource, parseUnlinked, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
@@ -211,8 +212,8 @@ function runShared(
       if (!handles(step, file)) continue;
       try {
         if (script && step.script) {
-          if (step.script.scan && stepWants(step.script, script)) facts.get(step)!.push(...step.script.scan(script));
-        } else if (!script || !step.script) facts.get(step)!.push(...scanFile(step, text, file));
+          if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script));
+        } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file));
       } catch (error) {
         failed.set(file, error as Error);
       }
@@ -311,7 +312,7 @@ async function runPooled(
     if (step.scan) {
       const replies = await pool.run(mine.map((file) => ({ op: 'scan', transform: step.name, file, source: current.get(file)! })));
       replies.forEach((reply, i) => {
-        if ('facts' in reply) facts.push(...reply.facts);
+        if ('facts' in reply) append(facts, reply.facts);
         else if ('error' in reply) failed.set(mine[i]!, reviveError(reply.error));
       });
     }
@@ -482,10 +483,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
           }
           const result = outcome.result!;
           const tag = <T extends ManualItem>(m: T) => ({ ...m, transform: m.transform ?? outcome.transform });
-          report.manual.push(...result.manual.map(tag));
-          report.pending.push(...(result.pending ?? []).map(tag));
-          report.notForThisApi.push(...(result.notForThisApi ?? []).map(tag));
-          report.notes.push(...result.notes.map((n) => `${outcome.transform}: ${n.replace(/^.*?:(\d+): /, `${report.file}:$1: `)}`));
+          append(report.manual, result.manual.map(tag));
+          append(report.pending, (result.pending ?? []).map(tag));
+          append(report.notForThisApi, (result.notForThisApi ?? []).map(tag));
+          append(report.notes, result.notes.map((n) => `${outcome.transform}: ${n.replace(/^.*?:(\d+): /, `${report.file}:$1: `)}`));
           if (result.manifest) report.manifest = { ...result.manifest, ...(result.manifest.mapping ? { mapping: rel(resolve(cwd, result.manifest.mapping)) } : {}) };
           if (result.companions?.length) companions.set(file, result.companions);
           if (outcome.changed ?? result.output !== text) report.transforms.push(outcome.transform);

@@ -6,6 +6,7 @@
  */
 import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
+import { append } from '../lib/append.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
@@ -189,6 +190,8 @@ export const transform: Transform = {
 function applyToComponent(source: string, file: string, options: TransformOptions): TransformResult {
   const result: Required<Pick<TransformResult, 'manual' | 'notes' | 'pending' | 'notForThisApi'>> = { manual: [], notes: [], pending: [], notForThisApi: [] };
   let output = source;
+  // Last block first (see above); what they report is gathered in file order.
+  const reports: TransformResult[] = [];
   for (const block of scriptBlocks(source, file).reverse()) {
     const view = blockView(source, block);
     const migrated = applyStep(scripts.script!, parseScript(view, file, projectOf(options), block.kind), [], options);
@@ -202,10 +205,13 @@ function applyToComponent(source: string, file: string, options: TransformOption
       }
       output = output.slice(0, block.start) + migrated.output.slice(block.start, migrated.output.length - tail) + output.slice(block.end);
     }
-    result.manual.unshift(...migrated.manual);
-    result.notes.unshift(...migrated.notes);
-    result.pending.unshift(...(migrated.pending ?? []));
-    result.notForThisApi.unshift(...(migrated.notForThisApi ?? []));
+    reports.unshift(migrated);
+  }
+  for (const migrated of reports) {
+    append(result.manual, migrated.manual);
+    append(result.notes, migrated.notes);
+    append(result.pending, migrated.pending ?? []);
+    append(result.notForThisApi, migrated.notForThisApi ?? []);
   }
   return { output: output === source ? source : output, ...result };
 }

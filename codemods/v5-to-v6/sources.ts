@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { groupsOf } from '../../compat/flat-index.js';
+import { append } from '../lib/append.js';
 import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli/user-module.js';
 import { createOverlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
@@ -196,7 +197,7 @@ export async function findV6Schema(
     const declaring = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && DECLARES_GRAPH.test(t)).map(([f]) => f);
     const creating = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && CREATES_HANDLER.test(t)).map(([f]) => f);
     // Modules that only declare the graph are loaded first: one creating a handler may also start a server.
-    candidates.push(...(declaring.length > 0 ? declaring : creating));
+    append(candidates, declaring.length > 0 ? declaring : creating);
     registering = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && REGISTERS_ENTITY.test(t) && !candidates.includes(f)).map(([f]) => f);
   }
   if (candidates.length === 0) return undefined;
@@ -219,7 +220,7 @@ export async function findV6Schema(
         const graphs = await graphsOf(await loadModule(load, target, where), where);
         if (graphs.length === 0 && sources.app) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
         if (graphs.length > 0) from.push(`${show(cwd, file)} (${graphs.map((g) => g.name).join(', ')})`);
-        found.push(...graphs);
+        append(found, graphs);
       } catch (error) {
         // An explicit --app must work; a discovered candidate that fails is passed over and said so.
         if (sources.app) throw error;

@@ -1,0 +1,40 @@
+/**
+ * The dry run's diffs are bounded in time: the exact diff (Myers, O(lines x changes)) gives way to
+ * one hunk from the first changed line to the last when it takes longer than its budget, and that
+ * hunk applies as the exact diff does.
+ */
+import { applyPatch, createTwoFilesPatch } from 'diff';
+import { describe, expect, it } from 'vitest';
+import { DIFF_TIMEOUT_MS, fileDiff } from '../../codemods/runner/report.js';
+
+const generated = (lines: number, version: 'v5' | 'v6', eol = '\n') =>
+  Array.from({ length: lines }, (_, i) => (version === 'v5' ? `export const q${i} = gql\`{ userGetAll(limit: ${i}) { id } }\`;` : `export const q${i} = gql\`{ User { userGetAll: getAll(limit: ${i}) { id } } }\`;`)).join(eol) + eol;
+
+describe('dry-run diffs', () => {
+  it('are the exact unified diff when it comes in time', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n';
+    const after = 'a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n';
+    expect(fileDiff('x.ts', before, after)).toBe(createTwoFilesPatch('a/x.ts', 'b/x.ts', before, after, undefined, undefined, { context: 3 }));
+  });
+
+  it('become one hunk that applies when the exact diff runs out of time', () => {
+    // Unchanged lines around the changed ones give the hunk its context.
+    const before = `// head 1\n// head 2\n// head 3\n// head 4\n${generated(3000, 'v5')}// tail 1\n// tail 2\n// tail 3\n// tail 4`;
+    const after = `// head 1\n// head 2\n// head 3\n// head 4\n${generated(3000, 'v6')}// tail 1\n// tail 2\n// tail 3\n// tail 4`;
+    const patch = fileDiff('gen.ts', before, after, 1);
+    expect(patch).toContain('\n@@ -2,3006 +2,3006 @@\n // head 2\n // head 3\n // head 4\n-export const q0 = ');
+    expect(patch.endsWith('\n // tail 1\n // tail 2\n // tail 3\n')).toBe(true);
+    expect(applyPatch(before, patch)).toBe(after);
+    // A last line without a line break is said so, as in any unified diff.
+    const short = fileDiff('gen.ts', generated(3000, 'v5').trimEnd(), generated(3000, 'v6').trimEnd(), 1);
+    expect(short).toContain('\n\\ No newline at end of file\n+export const q0 = ');
+    expect(applyPatch(generated(3000, 'v5').trimEnd(), short)).toBe(generated(3000, 'v6').trimEnd());
+  });
+
+  it('take about their budget on a file where every line changed', () => {
+    const started = performance.now();
+    const patch = fileDiff('gen.ts', generated(20_000, 'v5', '\r\n'), generated(20_000, 'v6', '\r\n'));
+    expect(patch).toContain('@@ -1,20000 +1,20000 @@');
+    expect(performance.now() - started).toBeLessThan(DIFF_TIMEOUT_MS + 4000);
+  });
+});

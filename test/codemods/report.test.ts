@@ -3,9 +3,14 @@
  * one hunk from the first changed line to the last when it takes longer than its budget, and that
  * hunk applies as the exact diff does.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { applyPatch, createTwoFilesPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { DIFF_TIMEOUT_MS, fileDiff } from '../../codemods/runner/report.js';
+import { runMigration } from '../../codemods/runner/run.js';
+import type { Transform } from '../../codemods/types.js';
 
 const generated = (lines: number, version: 'v5' | 'v6', eol = '\n') =>
   Array.from({ length: lines }, (_, i) => (version === 'v5' ? `export const q${i} = gql\`{ userGetAll(limit: ${i}) { id } }\`;` : `export const q${i} = gql\`{ User { userGetAll: getAll(limit: ${i}) { id } } }\`;`)).join(eol) + eol;
@@ -36,5 +41,35 @@ describe('dry-run diffs', () => {
     const patch = fileDiff('gen.ts', generated(20_000, 'v5', '\r\n'), generated(20_000, 'v6', '\r\n'));
     expect(patch).toContain('@@ -1,20000 +1,20000 @@');
     expect(performance.now() - started).toBeLessThan(DIFF_TIMEOUT_MS + 4000);
+  });
+});
+
+describe('a run over a file that reports a great deal', () => {
+  it('gathers 200,000 notes, manual items and facts of one file (as a file of that many documents gives)', async () => {
+    const many = 200_000;
+    const loud: Transform = {
+      name: 'loud',
+      from: '5',
+      to: '6',
+      description: 'reports a lot',
+      extensions: ['.txt'],
+      scan: () => Array.from({ length: many }, (_, i) => i),
+      apply: (source, { facts }) => ({
+        output: `${source}!`,
+        notes: Array.from({ length: many }, (_, i) => `note ${i}`),
+        manual: Array.from({ length: many }, (_, i) => ({ line: 1, column: i + 1, reason: `fact ${facts[i]}` })),
+      }),
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-loud-'));
+    try {
+      writeFileSync(join(dir, 'a.txt'), 'text');
+      const report = await runMigration({ transforms: [loud], paths: [dir], cwd: dir, dryRun: true, gitignore: false, workers: 0 });
+      const [file] = report.files;
+      expect(file!.error).toBeUndefined();
+      expect(file!.notes).toHaveLength(many);
+      expect(file!.manual[many - 1]).toEqual({ line: 1, column: many, reason: `fact ${many - 1}`, transform: 'loud' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -271,7 +271,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     usage.record(op.coordinates, opts.client);
 
     let local: Record<string, unknown> | undefined;
-    const errors: GraphQLFormattedError[] = [];
+    let errors: GraphQLFormattedError[] = [];
     if (plan.local) {
       const result = await executeLocally({
         schema: flat.schema,
@@ -283,7 +283,8 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
       // No data means the request itself failed (variables): v5 answered with these errors only.
       if (!result.data) return failure(result.errors ?? []);
       local = result.data as Record<string, unknown>;
-      if (result.errors) errors.push(...result.errors.map((e) => e.toJSON()));
+      // One by one: a spread passes each error as a call argument, on the stack.
+      for (const error of result.errors ?? []) errors.push(error.toJSON());
     }
 
     let grouped: Record<string, unknown> | null = null;
@@ -304,7 +305,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         return { data: null, errors: [...v6Errors, ...errors] };
       }
       grouped = result.data;
-      errors.unshift(...v6Errors);
+      errors = v6Errors.concat(errors);
     }
 
     const data: Record<string, unknown> = {};

@@ -63,7 +63,8 @@ export async function executeSerially(
     const groupType = def && getNamedType(def.type);
     if (native?.kind !== 'group' || !isObjectType(groupType)) {
       const result = await one(nodes);
-      errors.push(...(result.errors ?? []));
+      // Pushed one by one: a spread passes each error as a call argument, on the stack.
+      for (const error of result.errors ?? []) errors.push(error);
       if (!result.data) return done(true);
       data[key] = (result.data as Obj)[key];
       continue;
@@ -76,7 +77,8 @@ export async function executeSerially(
       const result = await one([
         { kind: Kind.FIELD, alias, name, arguments: args, directives: [], selectionSet: { kind: Kind.SELECTION_SET, selections: methodNodes } },
       ]);
-      errors.push(...(result.errors ?? []));
+      // Pushed one by one: a spread passes each error as a call argument, on the stack.
+      for (const error of result.errors ?? []) errors.push(error);
       if (!result.data) return done(true);
       group[methodKey] = ((result.data as Obj)[key] as Obj)[methodKey];
     }

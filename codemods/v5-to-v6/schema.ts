@@ -3,6 +3,7 @@
  * flat names against. Every failure names the source and what was wrong with it.
  */
 import { readFile } from 'node:fs/promises';
+import { boundedText } from '../../src/schema/bounded-text.js';
 import {
   GraphQLError,
   buildClientSchema,
@@ -43,21 +44,36 @@ function fromSdl(text: string, source: string): GraphQLSchema {
   }
 }
 
-async function fromUrl(url: string): Promise<GraphQLSchema> {
+export interface LoadOptions {
+  /** For a URL: how long to wait for the whole answer (default 10,000 ms). */
+  timeoutMs?: number;
+  /** For a URL: the largest answer read (default 20 MB). */
+  maxBytes?: number;
+}
+
+async function fromUrl(url: string, { timeoutMs = 10_000, maxBytes = 20 * 1024 * 1024 }: LoadOptions): Promise<GraphQLSchema> {
   let response: Response;
+  let text: string | undefined;
   try {
+    // Bounded as `ergraph schema` bounds it: a server that never answers, or answers without end, must not hang the run.
     response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ query: getIntrospectionQuery() }),
+      signal: AbortSignal.timeout(timeoutMs),
     });
+    if (!response.ok) throw new SchemaLoadError(url, `introspection answered HTTP ${response.status}`);
+    text = await boundedText(response.body, maxBytes);
   } catch (error) {
-    throw new SchemaLoadError(url, `cannot reach the server: ${(error as Error).message}`);
+    if (error instanceof SchemaLoadError) throw error;
+    const e = error as Error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new SchemaLoadError(url, `no introspection answer within ${timeoutMs} ms`);
+    throw new SchemaLoadError(url, `cannot reach the server: ${e.message}`);
   }
-  if (!response.ok) throw new SchemaLoadError(url, `introspection answered HTTP ${response.status}`);
+  if (text === undefined) throw new SchemaLoadError(url, `the answer is more than the ${maxBytes} bytes allowed`);
   let json: unknown;
   try {
-    json = await response.json();
+    json = JSON.parse(text);
   } catch {
     throw new SchemaLoadError(url, 'introspection did not answer JSON');
   }
@@ -65,8 +81,8 @@ async function fromUrl(url: string): Promise<GraphQLSchema> {
 }
 
 /** Load the v6 schema from an SDL file, an introspection JSON file, or a GraphQL endpoint URL. */
-export async function loadSchema(source: string): Promise<GraphQLSchema> {
-  if (/^https?:\/\//i.test(source)) return fromUrl(source);
+export async function loadSchema(source: string, options: LoadOptions = {}): Promise<GraphQLSchema> {
+  if (/^https?:\/\//i.test(source)) return fromUrl(source, options);
   let text: string;
   try {
     text = await readFile(source, 'utf8');

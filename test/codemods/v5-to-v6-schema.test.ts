@@ -28,6 +28,18 @@ describe('loadSchema', () => {
           res.writeHead(503).end();
           return;
         }
+        if (req.url === '/silent') return; // accepts the request, never answers
+        if (req.url === '/endless') {
+          // An answer that does not stop: 64 KB chunks for as long as the client reads.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const chunk = Buffer.alloc(64 * 1024, 32);
+          const more = () => {
+            while (res.write(chunk));
+          };
+          res.on('drain', more);
+          more();
+          return;
+        }
         const { query } = JSON.parse(body) as { query: string };
         const result = await graphql({ schema, source: query });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
@@ -36,7 +48,10 @@ describe('loadSchema', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => {
+    server.closeAllConnections(); // the silent and endless answers keep theirs open
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   it('reads an SDL file', async () => {
     expect(printSchema(await loadSchema(file('schema.graphql', SDL)))).toBe(SDL);
@@ -59,5 +74,12 @@ describe('loadSchema', () => {
     await expect(loadSchema(file('bad.graphql', 'type Query {'))).rejects.toThrow(/bad\.graphql: invalid SDL \(line 1, column 13\): /);
     await expect(loadSchema(`${url}/down`)).rejects.toThrow(`${url}/down: introspection answered HTTP 503`);
     await expect(loadSchema('http://127.0.0.1:1/graphql')).rejects.toThrow(/cannot reach the server/);
+  });
+
+  it('gives up on an endpoint that does not answer in time, or answers without end', async () => {
+    const started = Date.now();
+    await expect(loadSchema(`${url}/silent`, { timeoutMs: 300 })).rejects.toThrow(`${url}/silent: no introspection answer within 300 ms`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(loadSchema(`${url}/endless`, { maxBytes: 1024 * 1024 })).rejects.toThrow(`${url}/endless: the answer is more than the 1048576 bytes allowed`);
   });
 });

@@ -2,6 +2,7 @@
 // Launcher: the compiled CLI after `npm run build`; from a source checkout, the TypeScript
 // sources through tsx's loader (a dev dependency), so the same command works in both.
 import { existsSync } from 'node:fs';
+import { finish } from './finish.js';
 
 const built = new URL('../dist/src/cli/ergraph.js', import.meta.url);
 let cli;
@@ -11,4 +12,9 @@ else {
   register();
   cli = await import(new URL('../src/cli/ergraph.ts', import.meta.url).href);
 }
-process.exitCode = await cli.main(process.argv.slice(2));
+const args = process.argv.slice(2);
+const code = await cli.main(args);
+// serve, mcp and demo keep running after main returns (their servers hold the process); the
+// other commands are done when it returns.
+if (['serve', 'mcp', 'demo'].includes(args[0])) process.exitCode = code;
+else await finish(code);

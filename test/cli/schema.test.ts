@@ -79,6 +79,8 @@ export class Book extends model({ id: z.int(), title: z.string() }) {
   }
 }
 export const handler = new GraphQLHandler(Base.getDiagram());
+// A timer holding the event loop, as an app's database pool or server would: the command still ends.
+setInterval(() => {}, 1000);
 `,
     );
     // An import without an extension, as CommonJS TypeScript writes it.

@@ -96,13 +96,14 @@ describe('v5-to-v6 finds the v6 schema itself', () => {
     // Imports without extensions, as a CommonJS TypeScript project writes them.
     const dir = project({
       'package.json': '{"name":"app","type":"commonjs"}',
-      'src/entities.ts': ENTITIES,
+      // A timer holding the event loop, as an app's database pool or server would: the run still ends.
+      'src/entities.ts': `${ENTITIES}setInterval(() => {}, 1000);\n`,
       'src/index.ts': "export { Base } from './entities';\n",
       'src/q.ts': "import { gql } from 'graphql-tag';\nexport const Q = gql`{ taskGetAll { id } }`;\n",
       '.gitignore': 'node_modules\n',
     });
     linkErgraph(dir);
-    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('v6 schema: ER graph of src/entities.ts (Base)\n');

@@ -165,7 +165,7 @@ export const transform: Transform = {
   from: '5',
   to: '6',
   description:
-    'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases), MCP { name } → { entity, method }, naming helpers removed, persisted-query manifests rewritten with an old id → new document mapping',
+    'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases) in .graphql files, scripts and Vue/Svelte/Astro components, MCP { name } → { entity, method }, naming helpers removed, persisted-query manifests rewritten with an old id → new document mapping',
   extensions: [...SCRIPT_EXTENSIONS, ...SFC_EXTENSIONS, ...GRAPHQL_EXTENSIONS, ...MANIFEST_EXTENSIONS],
   script: scripts.script,
   // JSON is read by shape: package.json and tsconfig.json are no business of this step.

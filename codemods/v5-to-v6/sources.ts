@@ -11,7 +11,7 @@ import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, typ
 import { groupsOf } from '../../compat/flat-index.js';
 import { append } from '../lib/append.js';
 import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli/user-module.js';
-import { createOverlay } from '../runner/overlay.js';
+import { createOverlay, type Overlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
 import { loadSchema, SchemaLoadError } from './schema.js';
 
@@ -89,12 +89,24 @@ function projectRoot(cwd: string): string {
 }
 
 /**
+ * The tsconfig tsx would read (the nearest to `cwd`) as the overlay has it: its `paths` aliases
+ * (`@/models/*`) then lead to the migrated modules, not to the originals beside them.
+ */
+function overlayTsconfig(cwd: string, overlay: Overlay): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const file = join(dir, 'tsconfig.json');
+    if (existsSync(file)) return overlay.map(file);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
  * tsx loads the user's TypeScript modules, and plain JavaScript (which may import TypeScript),
  * from the installed binary, as every command loads a user's module.
  */
-async function tsLoader(): Promise<Loader> {
+async function tsLoader(tsconfig?: string): Promise<Loader> {
   try {
-    await registerTypeScript();
+    await registerTypeScript(tsconfig);
   } catch (error) {
     throw new SchemaLoadError('--app', `${(error as Error).message}, or pass --schema`);
   }
@@ -201,9 +213,9 @@ export async function findV6Schema(
     registering = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && REGISTERS_ENTITY.test(t) && !candidates.includes(f)).map(([f]) => f);
   }
   if (candidates.length === 0) return undefined;
-  const load = await tsLoader();
   const overlay = changed && !sources.app ? createOverlay(projectRoot(cwd), texts) : undefined;
   try {
+    const load = await tsLoader(overlay && overlayTsconfig(cwd, overlay));
     const found: { name: string; schema: GraphQLSchema }[] = [];
     const from: string[] = [];
     for (const file of registering) {

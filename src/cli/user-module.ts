@@ -16,14 +16,23 @@ let registered: Promise<void> | undefined;
  * user's modules and the `ergraph` they import must be one instance (`tsImport` would give each
  * call a module graph of its own). With the ESM hooks alone, a project without `"type": "module"`
  * (npm's default) failed on Node 20.19+: a `.ts` file there is CommonJS, and Node answered the
- * import with "Cannot require() ES Module ... in a cycle".
+ * import with "Cannot require() ES Module ... in a cycle". `tsconfig` replaces the one tsx finds
+ * from the working directory (its `paths` resolve from where it is); the first call's counts.
  */
-export function registerTypeScript(): Promise<void> {
+export function registerTypeScript(tsconfig?: string): Promise<void> {
   return (registered ??= (async () => {
     try {
       const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
-      cjs.register();
-      esm.register();
+      // tsx's CommonJS hooks read their tsconfig from the environment, once, when registered.
+      const previous = process.env.TSX_TSCONFIG_PATH;
+      if (tsconfig) process.env.TSX_TSCONFIG_PATH = tsconfig;
+      try {
+        cjs.register();
+      } finally {
+        if (previous === undefined) delete process.env.TSX_TSCONFIG_PATH;
+        else process.env.TSX_TSCONFIG_PATH = previous;
+      }
+      esm.register(tsconfig ? { tsconfig } : {});
     } catch {
       registered = undefined;
       throw new TypeScriptLoaderMissing('loading TypeScript modules needs tsx (npm i -D tsx)');

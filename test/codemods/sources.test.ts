@@ -110,6 +110,34 @@ describe('v5-to-v6 finds the v6 schema itself', () => {
     expect(readFileSync(join(dir, 'src/q.ts'), 'utf8')).toContain('gql`{ Task { taskGetAll: getAll { id } } }`');
   }, 60_000);
 
+  it("from an ER graph migrated in memory whose modules import each other through tsconfig's paths", async () => {
+    // The v4 diagram lives in task.ts, reached from base.ts through `@/`: the lookup must load the
+    // migrated task.ts (the original throws: `configs` was renamed in v5).
+    const dir = project({
+      'package.json': '{"name":"app","type":"module"}',
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, baseUrl: '.', paths: { '@/*': ['./src/*'] } } }),
+      'src/models/base.ts': "import { baseEntity } from 'ergraph';\nimport { diagram } from '@/models/task';\nexport const Base = baseEntity();\nexport { diagram };\n",
+      'src/models/task.ts': `import { z } from 'zod';
+import { model, query, ErDiagram, Entity } from 'ergraph';
+export class Task extends model({ id: z.int() }) {
+  @query({ returns: () => [Task] })
+  static async all() {
+    return [];
+  }
+}
+export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: 'Task' })] });
+`,
+      'src/q.ts': 'export const Q = gql`{ taskAll { id } }`;\n',
+      '.gitignore': 'node_modules\n',
+    });
+    linkErgraph(dir);
+    const run = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '4', '--to', '6', 'src', '--dry-run'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('v6 schema: ER graph of src/models/base.ts (Base, diagram), src/models/task.ts (diagram)\n');
+    expect(run.stdout).toContain('+export const Q = gql`{ Task { taskAll: all { id } } }`;');
+  }, 60_000);
+
   it('bad input is one line, exit 1, and nothing written', async () => {
     const cases: { files: Record<string, string>; args: string[]; line: RegExp }[] = [
       { files: { 'bad.graphql': 'type Query {\n' }, args: ['--schema', 'bad.graphql'], line: /^ergraph-migrate: .*bad\.graphql: invalid SDL \(line 2, column 1\)/ },

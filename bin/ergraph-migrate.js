@@ -3,7 +3,9 @@
 // sources through tsx's loader (a dev dependency), so the same command works in both.
 import { existsSync } from 'node:fs';
 import module from 'node:module';
-import { finish } from './finish.js';
+import { finish, quietOnClosedPipe } from './finish.js';
+
+quietOnClosedPipe();
 
 // Node 22.1+ keeps the V8 code of the modules it compiles (in the OS temp directory) and reuses it on
 // the next start: loading TypeScript's 9 MB compiler went from ~370 to ~90 ms, a CLI start from

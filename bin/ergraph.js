@@ -2,7 +2,9 @@
 // Launcher: the compiled CLI after `npm run build`; from a source checkout, the TypeScript
 // sources through tsx's loader (a dev dependency), so the same command works in both.
 import { existsSync } from 'node:fs';
-import { finish } from './finish.js';
+import { finish, quietOnClosedPipe } from './finish.js';
+
+quietOnClosedPipe();
 
 const built = new URL('../dist/src/cli/ergraph.js', import.meta.url);
 let cli;

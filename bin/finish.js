@@ -7,3 +7,14 @@ export async function finish(code) {
   await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
   process.exit(code);
 }
+
+// A reader that stops early (`ergraph-migrate ... --dry-run | head`) closes the pipe. What is left
+// to print is dropped, and the rest of the work (files, the --report file, commits) goes on: the
+// command neither dies on an unhandled EPIPE halfway through nor stops short.
+export function quietOnClosedPipe() {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
+  }
+}

@@ -1,5 +1,6 @@
 /** `ergraph-migrate` end to end in temporary directories, through `main(argv)` and the bin. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -344,4 +345,21 @@ describe('ergraph-migrate', () => {
     const usage = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '3', '.'], { cwd: dir, encoding: 'utf8' });
     expect(usage.status).toBe(2);
   });
+
+  it('a reader that stops early (| head) drops the rest of the output, not the work: the report is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-pipe-'));
+    dirs.push(dir);
+    // ~600 KB of diff: far more than a pipe holds once its reader is gone.
+    writeFileSync(join(dir, 'many.ts'), Array.from({ length: 6000 }, (_, i) => `export const q${i} = gql\`{ userGetAll(limit: ${i}) { id } }\`;\n`).join(''));
+    const schema = join(dir, 'schema.graphql');
+    writeFileSync(schema, 'type Query { User: UserQuery! }\ntype UserQuery { getAll(limit: Int): [Int!]! }\n');
+    const child = spawn(process.execPath, [BIN, 'v5-to-v6', 'many.ts', '--dry-run', '--schema', schema, '--report', 'r.json'], { cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).summary).toMatchObject({ files: 1, changed: 1, errors: 0 });
+  }, 60_000);
 });

@@ -40,9 +40,22 @@ export function parseUnlinked(source: string, file: string, kind = scriptKindFor
   const [first] = syntaxErrors(sf);
   if (first) {
     const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
-    throw new ParseError(file, ts.flattenDiagnosticMessageText(first.messageText, '\n'), line + 1, character + 1);
+    throw new ParseError(file, ts.flattenDiagnosticMessageText(first.messageText, '\n') + flowHint(source), line + 1, character + 1);
   }
   return sf;
+}
+
+/** Comments and blanks a file starts with, where a Flow pragma stands. */
+const LEADING_COMMENTS = /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/;
+
+/**
+ * Flow types (Relay apps often have them) do not parse as TypeScript or JavaScript; TypeScript's
+ * message alone ("Property or signature expected") does not say so.
+ */
+function flowHint(source: string): string {
+  return /@flow\b/.test(LEADING_COMMENTS.exec(source)![0])
+    ? ' (a Flow file: ergraph-migrate reads TypeScript and JavaScript; strip its Flow types first, or migrate it by hand)'
+    : '';
 }
 
 /**

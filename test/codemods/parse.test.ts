@@ -57,6 +57,13 @@ describe('parseSource', () => {
   it('still reports the first syntax error with its place', () => {
     expect(() => parseSource('const a = ;\n', 'bad.ts')).toThrow(/bad\.ts:1:11/);
   });
+
+  it('says a file with a Flow pragma is Flow, which it does not read', () => {
+    const flow = "/**\n * @flow strict\n */\nimport { graphql } from 'react-relay';\ntype Props = {| +id: string |};\n";
+    expect(() => parseSource(flow, 'Users.js')).toThrow(/^Users\.js:5:15: .* \(a Flow file: ergraph-migrate reads TypeScript and JavaScript; strip its Flow types first, or migrate it by hand\)$/);
+    // Only a pragma among the leading comments counts.
+    expect(() => parseSource(`const a = ;\n// @flow\n`, 'late.js')).toThrow(/^late\.js:1:11: Expression expected\.$/);
+  });
 });
 
 describe('loading TypeScript', () => {

@@ -21,6 +21,8 @@ export interface SchemaSources {
   /** `--app <module>`, relative to cwd. */
   app?: string;
   cwd: string;
+  /** How long one module may take to load (default 30 s). */
+  loadTimeoutMs?: number;
 }
 
 const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
@@ -156,10 +158,30 @@ async function graphsOf(mod: UserModule, where: string): Promise<{ name: string;
   return found;
 }
 
-async function loadModule(load: Loader, file: string, where: string): Promise<UserModule> {
+/**
+ * A module of the user's, loaded within `timeoutMs`: one whose top-level `await` never settles
+ * (a database it waits for) would hang the run. It cannot be stopped; the run goes on without it
+ * and the process ends when the run does.
+ */
+class LoadTimeout extends Error {}
+
+async function loadWithin(load: Loader, file: string, timeoutMs: number): Promise<UserModule> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LoadTimeout(`the module did not finish loading within ${timeoutMs / 1000} s (a top-level await that never settles?)`)), timeoutMs);
+  });
   try {
-    return await load(file);
+    return await Promise.race([load(file), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function loadModule(load: Loader, file: string, where: string, timeoutMs: number): Promise<UserModule> {
+  try {
+    return await loadWithin(load, file, timeoutMs);
   } catch (error) {
+    if (error instanceof LoadTimeout) throw new SchemaLoadError(where, error.message);
     throw new SchemaLoadError(where, `the module threw while loading: ${(error as Error).message.split('\n')[0]}`);
   }
 }
@@ -187,7 +209,7 @@ export async function findV6Schema(
   changed: boolean,
   log: (line: string) => void = () => {},
 ): Promise<ResolvedSchema | undefined> {
-  const { cwd } = sources;
+  const { cwd, loadTimeoutMs: timeoutMs = 30_000 } = sources;
   if (sources.schema) {
     const spec = isUrl(sources.schema) ? sources.schema : resolve(cwd, sources.schema);
     return { schemas: [await loadSchema(spec)], source: `--schema ${sources.schema}` };
@@ -220,7 +242,7 @@ export async function findV6Schema(
     const from: string[] = [];
     for (const file of registering) {
       try {
-        await load(overlay?.map(file) ?? file);
+        await loadWithin(load, overlay?.map(file) ?? file, timeoutMs);
       } catch (error) {
         log(`${show(cwd, file)}: passed over: ${(error as Error).message.split('\n')[0]}`);
       }
@@ -229,7 +251,7 @@ export async function findV6Schema(
       const where = sources.app ? `--app ${sources.app}` : show(cwd, file);
       const target = overlay?.map(file) ?? file;
       try {
-        const graphs = await graphsOf(await loadModule(load, target, where), where);
+        const graphs = await graphsOf(await loadModule(load, target, where, timeoutMs), where);
         if (graphs.length === 0 && sources.app) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
         if (graphs.length > 0) from.push(`${show(cwd, file)} (${graphs.map((g) => g.name).join(', ')})`);
         append(found, graphs);

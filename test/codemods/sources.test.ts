@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
+import { SchemaLoadError } from '../../codemods/v5-to-v6/schema.js';
+import { findV6Schema } from '../../codemods/v5-to-v6/sources.js';
 import { linkErgraph } from '../support/built-package.js';
 import { readTree } from './helpers.js';
 
@@ -137,6 +139,20 @@ export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: '
     expect(run.stdout).toContain('v6 schema: ER graph of src/models/base.ts (Base, diagram), src/models/task.ts (diagram)\n');
     expect(run.stdout).toContain('+export const Q = gql`{ Task { taskAll: all { id } } }`;');
   }, 60_000);
+
+  it('passes over a module that never finishes loading (a top-level await that never settles), and --app fails with that', async () => {
+    const hanging = "import { baseEntity } from 'ergraph';\nexport const Base = baseEntity();\nawait new Promise(() => {});\n";
+    const dir = project({ 'src/entities.mjs': hanging }, { repo: false });
+    const lines: string[] = [];
+    const started = Date.now();
+    const found = await findV6Schema({ cwd: dir, loadTimeoutMs: 300 }, new Map([[join(dir, 'src/entities.mjs'), hanging]]), false, (line) => lines.push(line));
+    expect(found).toBeUndefined();
+    expect(lines).toEqual(['src/entities.mjs: passed over: src/entities.mjs: the module did not finish loading within 0.3 s (a top-level await that never settles?)']);
+    await expect(findV6Schema({ cwd: dir, app: 'src/entities.mjs', loadTimeoutMs: 300 }, new Map(), false)).rejects.toThrow(
+      new SchemaLoadError('--app src/entities.mjs', 'the module did not finish loading within 0.3 s (a top-level await that never settles?)'),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 
   it('bad input is one line, exit 1, and nothing written', async () => {
     const cases: { files: Record<string, string>; args: string[]; line: RegExp }[] = [

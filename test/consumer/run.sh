@@ -43,10 +43,13 @@ npx -y pnpm@9 add "$tgz" > install.log 2>&1 || { cat install.log; fail "pnpm add
 no_peer_warnings install.log "pnpm add"
 node --input-type=module -e "await import('ergraph')" || fail "import ergraph under pnpm"
 
-step "yarn 1 add <tarball> graphql zod hono dataloader (yarn 1 installs no peers: the README says to add them)"
+step "yarn 1: the README's own yarn add line, with the tarball for ergraph (yarn 1 installs no peers: the README names them)"
 mkdir "$work/yarn" && cd "$work/yarn"
 echo '{ "name": "y", "version": "1.0.0", "type": "module", "private": true, "license": "MIT" }' > package.json
-npx -y yarn@1 add "file:$tgz" graphql@^16.8.0 zod@^4.1.0 hono@^4.6.0 dataloader@^2.2.0 > install.log 2>&1 || { cat install.log; fail "yarn add"; }
+yarn_line="$(grep -m1 '^yarn add ergraph ' "$root/README.md" | sed 's/#.*//')"
+[ -n "$yarn_line" ] || fail "the README has no 'yarn add ergraph' line"
+# shellcheck disable=SC2086 # the README's arguments, word-split as a shell would
+npx -y yarn@1 add "file:$tgz" ${yarn_line#yarn add ergraph } > install.log 2>&1 || { cat install.log; fail "yarn add (the README's line: $yarn_line)"; }
 grep -E 'ergraph@.*unmet peer' install.log && fail "yarn 1 reports unmet peers of ergraph"
 node --input-type=module -e "await import('ergraph')" || fail "import ergraph under yarn"
 

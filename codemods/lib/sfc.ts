@@ -1,8 +1,9 @@
 /**
  * The `<script>` blocks of Vue, Svelte and Astro components (and Astro's `---` frontmatter), where
- * their GraphQL documents live (`gql` templates of Apollo, urql, villus, graphql-request). Only where each block's text starts and ends is
- * needed, and in what language it is written, so this reads the tags itself: a component
- * compiler (`@vue/compiler-sfc`, `svelte`) would be a large dependency for three numbers a block.
+ * their GraphQL documents live (`gql` templates of Apollo, urql, villus, graphql-request). Only
+ * where each block's text starts and ends is needed, and in what language it is written, so this
+ * reads the tags itself: a component compiler (`@vue/compiler-sfc`, `svelte`) would be a large
+ * dependency for three numbers a block.
  *
  * A block is seen as the scripts see it: the file with every character outside the block blanked
  * (line breaks kept), so positions, lines and columns in the block are those of the file.

@@ -1,8 +1,9 @@
 /**
  * GraphQL documents inside TypeScript/JavaScript: `gql`/`graphql` tagged templates, the string or
  * template arguments of `graphql(...)` calls, and template literals marked with a `/* GraphQL *\/`
- * comment (graphql-request's documented form; GraphQL Code Generator and graphql-config read it). Each is returned as the exact slice of
- * the file it occupies, so an offset in the document is an offset in the file plus `start`.
+ * comment (graphql-request's documented form; GraphQL Code Generator and graphql-config read it).
+ * Each is returned as the exact slice of the file it occupies, so an offset in the document is an
+ * offset in the file plus `start`.
  */
 import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';

@@ -6,7 +6,6 @@
  */
 import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
-import { append } from '../lib/append.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
@@ -183,37 +182,35 @@ export const transform: Transform = {
 };
 
 /**
- * A Vue or Svelte component: each `<script>` block is migrated as a script of its own, seen at its
- * place in the file (`blockView`: lines and columns stay the file's), and its new text goes back
- * between its tags. Blocks go last to first, so the offsets of those before stay valid.
+ * A Vue, Svelte or Astro component: each script block is migrated as a script of its own, seen at
+ * its place in the file (`blockView`: lines and columns stay the file's), and its new text goes
+ * back between its tags. Blocks go last to first, so the offsets of those before stay valid.
  */
 function applyToComponent(source: string, file: string, options: TransformOptions): TransformResult {
-  const result: Required<Pick<TransformResult, 'manual' | 'notes' | 'pending' | 'notForThisApi'>> = { manual: [], notes: [], pending: [], notForThisApi: [] };
   let output = source;
-  // Last block first (see above); what they report is gathered in file order.
   const reports: TransformResult[] = [];
   for (const block of scriptBlocks(source, file).reverse()) {
     const view = blockView(source, block);
     const migrated = applyStep(scripts.script!, parseScript(view, file, projectOf(options), block.kind), [], options);
-    const tail = view.length - block.end;
-    if (migrated.output !== view) {
-      // Only the block's own text may change: a line added above its first one would land in the markup.
-      if (migrated.output.slice(0, block.start) !== view.slice(0, block.start) || migrated.output.slice(migrated.output.length - tail) !== view.slice(block.end)) {
-        const above = source.slice(0, block.start);
-        const [line, column] = [above.split('\n').length, block.start - above.lastIndexOf('\n')];
-        throw new ParseError(file, 'a change to this <script> block would fall outside it (code on the line of its tag?): migrate the component by hand', line, column);
-      }
-      output = output.slice(0, block.start) + migrated.output.slice(block.start, migrated.output.length - tail) + output.slice(block.end);
-    }
     reports.unshift(migrated);
+    if (migrated.output === view) continue;
+    const tail = view.length - block.end;
+    // Only the block's own text may change: a line added above its first one would land in the markup.
+    if (migrated.output.slice(0, block.start) !== view.slice(0, block.start) || migrated.output.slice(migrated.output.length - tail) !== view.slice(block.end)) {
+      const above = source.slice(0, block.start);
+      const [line, column] = [above.split('\n').length, block.start - above.lastIndexOf('\n')];
+      throw new ParseError(file, 'a change to this <script> block would fall outside it (code on the line of its tag?): migrate the component by hand', line, column);
+    }
+    output = output.slice(0, block.start) + migrated.output.slice(block.start, migrated.output.length - tail) + output.slice(block.end);
   }
-  for (const migrated of reports) {
-    append(result.manual, migrated.manual);
-    append(result.notes, migrated.notes);
-    append(result.pending, migrated.pending ?? []);
-    append(result.notForThisApi, migrated.notForThisApi ?? []);
-  }
-  return { output: output === source ? source : output, ...result };
+  // In file order; flatMap, not push(...): a block can report more items than a call takes arguments.
+  return {
+    output: output === source ? source : output,
+    manual: reports.flatMap((r) => r.manual),
+    notes: reports.flatMap((r) => r.notes),
+    pending: reports.flatMap((r) => r.pending ?? []),
+    notForThisApi: reports.flatMap((r) => r.notForThisApi ?? []),
+  };
 }
 
 /** One lookup over several schemas (a project with several diagrams): a name two schemas share is ambiguous. */

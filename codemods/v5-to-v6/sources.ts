@@ -158,13 +158,13 @@ async function graphsOf(mod: UserModule, where: string): Promise<{ name: string;
   return found;
 }
 
+class LoadTimeout extends Error {}
+
 /**
  * A module of the user's, loaded within `timeoutMs`: one whose top-level `await` never settles
  * (a database it waits for) would hang the run. It cannot be stopped; the run goes on without it
  * and the process ends when the run does.
  */
-class LoadTimeout extends Error {}
-
 async function loadWithin(load: Loader, file: string, timeoutMs: number): Promise<UserModule> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {

@@ -14,9 +14,5 @@ else {
   register();
   cli = await import(new URL('../src/cli/ergraph.ts', import.meta.url).href);
 }
-const args = process.argv.slice(2);
-const code = await cli.main(args);
-// serve, mcp and demo keep running after main returns (their servers hold the process); the
-// other commands are done when it returns.
-if (['serve', 'mcp', 'demo'].includes(args[0])) process.exitCode = code;
-else await finish(code);
+// Every command is done when main returns: serve, mcp and demo return once they are stopped.
+await finish(await cli.main(process.argv.slice(2)));

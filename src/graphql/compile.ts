@@ -7,8 +7,9 @@
  *
  * `@skip`/`@include` on variables make one plan per combination of those variables' values
  * (usually none, so one plan). Documents the plan does not cover — introspection beyond
- * `__typename`, abstract types, `isTypeOf`, subscriptions — compile to `unsupported` and run on
- * graphql-js; ergraph's schemas have no abstract types, so that is introspection in practice.
+ * `__typename`, abstract types, `isTypeOf`, subscriptions, a `@skip`/`@include` whose `if` is null —
+ * compile to `unsupported` and run on graphql-js; ergraph's schemas have no abstract types, so
+ * that is introspection in practice.
  */
 import {
   getArgumentValues,
@@ -165,6 +166,9 @@ function compile(
     return { schema, operation, fragments, root, serial: operation.operation === 'mutation', fieldCount: compiler.fieldCount };
   } catch (error) {
     if (error instanceof NotCompiled) return { unsupported: error.message };
+    // `@skip(if: $v)` with $v null (a nullable variable with a default, sent as null): graphql-js
+    // fails the field whose selection holds it, only where a value gets that far; it runs these.
+    if (error instanceof GraphQLError) return { unsupported: error.message };
     throw error;
   }
 }

@@ -10,14 +10,17 @@
 import {
   execute,
   getNamedType,
+  GraphQLError,
+  locatedError,
   isObjectType,
   Kind,
   type DocumentNode,
   type ExecutionResult,
   type FieldNode,
-  type GraphQLError,
+  type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { collectFields, fragmentsOf } from './compile.js';
 import { nativeOf } from './native.js';
@@ -57,7 +60,20 @@ export async function executeSerially(
     const result: ExecutionResult = { data: failed ? null : data };
     return errors.length ? { ...result, errors } : result;
   };
-  for (const [key, nodes] of collectFields(schema, fragments, coerced, rootType, [operation.selectionSet])) {
+  // `@skip(if: $v)` with $v null fails where graphql-js collects the fields: the whole operation
+  // at the root, the group field inside a group (non-null, so `data` is null either way).
+  const collect = (type: GraphQLObjectType, sets: readonly SelectionSetNode[], at?: { nodes: readonly FieldNode[]; key: string }) => {
+    try {
+      return collectFields(schema, fragments, coerced, type, sets);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) throw error;
+      errors.push(at ? locatedError(error, at.nodes, [at.key]) : error);
+      return undefined;
+    }
+  };
+  const fields = collect(rootType, [operation.selectionSet]);
+  if (!fields) return done(true);
+  for (const [key, nodes] of fields) {
     const def = rootType.getFields()[nodes[0]!.name.value];
     const native = def && nativeOf(def);
     const groupType = def && getNamedType(def.type);
@@ -72,7 +88,9 @@ export async function executeSerially(
     const group: Obj = {};
     data[key] = group;
     const sets = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
-    for (const [methodKey, methodNodes] of collectFields(schema, fragments, coerced, groupType, sets)) {
+    const methods = collect(groupType, sets, { nodes, key });
+    if (!methods) return done(true);
+    for (const [methodKey, methodNodes] of methods) {
       const { alias, name, arguments: args } = nodes[0]!;
       const result = await one([
         { kind: Kind.FIELD, alias, name, arguments: args, directives: [], selectionSet: { kind: Kind.SELECTION_SET, selections: methodNodes } },

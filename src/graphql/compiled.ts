@@ -56,9 +56,13 @@ type Completed = unknown | typeof BUBBLE;
 /** A field whose value arrives later: it is completed by the next level. */
 interface Slot {
   field: FieldPlan;
-  out: Obj;
-  /** The position of the object the field belongs to (undefined: the root). */
+  /** Where the completed value goes: `out[key]` (the field's object, or a list for an item). */
+  out: Obj | unknown[];
+  /** The position of the object (or list) holding the value (undefined: the root). */
   pos: Pos | undefined;
+  /** A list item's completion and index; a field's own completion and key when absent. */
+  completion?: Completion;
+  key?: number;
   load?: LoadSource;
   group?: LoadGroup;
   at?: number;
@@ -271,9 +275,11 @@ class Execution {
       }
     }
     const { field, out, pos } = slot;
-    const result = failed ? this.fail(field, error, pos) : this.value(field.completion, value, field, pos, out, field.key);
+    const c = slot.completion ?? field.completion;
+    const key = slot.key ?? field.key;
+    const result = failed ? this.fail(field, error, pos, key, c) : this.value(c, value, field, pos, out, key);
     if (result === BUBBLE) this.nullify(pos);
-    else out[field.key] = result;
+    else (out as Record<string | number, unknown>)[key] = result;
   }
 
   /** Null the nearest nullable position at or above `pos`; above the root that is `data`. */
@@ -360,9 +366,9 @@ class Execution {
     return undefined;
   }
 
-  private wait(field: FieldPlan, out: Obj, pos: Pos | undefined, promise: PromiseLike<unknown>): undefined {
+  private wait(field: FieldPlan, out: Obj | unknown[], pos: Pos | undefined, promise: PromiseLike<unknown>, item?: { c: Completion; key: number }): undefined {
     // `out` came from the selection's template or builder: the key is there, null, until completed.
-    const slot: Slot = { field, out, pos };
+    const slot: Slot = item ? { field, out, pos, completion: item.c, key: item.key } : { field, out, pos };
     this.level.slots.push(slot);
     this.level.waiting.push(
       Promise.resolve(promise).then(
@@ -479,10 +485,10 @@ class Execution {
     };
   }
 
-  /** Record a field error; a nullable field becomes null, a non-null one bubbles. */
-  private fail(field: FieldPlan, error: unknown, pos: Pos | undefined): Completed {
-    this.errors.push(locatedError(error, field.nodes, pathAt(pos, field.key)));
-    return field.completion.nonNull ? BUBBLE : null;
+  /** Record a field (or list item) error; a nullable position becomes null, a non-null one bubbles. */
+  private fail(field: FieldPlan, error: unknown, pos: Pos | undefined, key: string | number = field.key, c: Completion = field.completion): Completed {
+    this.errors.push(locatedError(error, field.nodes, pathAt(pos, key)));
+    return c.nonNull ? BUBBLE : null;
   }
 
   /**
@@ -547,7 +553,7 @@ class Execution {
         for (let i = 0; i < items.length; i++) {
           if (whole) {
             const v = items[i];
-            const built = v === null || v === undefined ? undefined : whole.build(v);
+            const built = v === null || v === undefined || isThenable(v) ? undefined : whole.build(v);
             if (built) {
               list[i] = built;
               this.spend(whole.values + 1);
@@ -555,7 +561,14 @@ class Execution {
             }
           }
           pos ??= new Pos(prev, key, typeof key === 'string' ? field.parentType.name : undefined, holder, !c.nonNull);
-          const completed = this.value(item, items[i], field, pos, list, i);
+          const v = items[i];
+          // An item that is a promise (a resolver's `ids.map(load)`): completed when it arrives, as graphql-js does.
+          if (isThenable(v)) {
+            this.wait(field, list, pos, v, { c: item, key: i });
+            list[i] = null;
+            continue;
+          }
+          const completed = this.value(item, v, field, pos, list, i);
           if (completed === BUBBLE) {
             pos.dead = true;
             this.nulled = true;

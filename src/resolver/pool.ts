@@ -141,6 +141,22 @@ interface Direct {
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+
+function adopt(value: PromiseLike<unknown>, values: unknown[], i: number, cache: ValueCache | undefined, id: unknown): Promise<void> {
+  return Promise.resolve(value).then(
+    (settled) => {
+      values[i] = settled;
+      cache?.keep(id, settled);
+    },
+    (error: unknown) => {
+      values[i] = asError(error);
+      cache?.keep(id, values[i]);
+    },
+  );
+}
+
 /**
  * Distinct `keys` through `direct`'s batch function, the way DataLoader would load them (cached
  * keys are not loaded again, calls of at most maxBatchSize keys, a failed call fails its keys and
@@ -171,10 +187,18 @@ function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unkno
       // rejection, and Promise.resolve returns their promise as it is.
       Promise.resolve(batch(call)).then(
         (loaded) => {
+          let adopted: Promise<void>[] | undefined;
           for (let j = 0; j < at.length; j++) {
-            values[at[j]!] = loaded[j];
-            cache?.keep(cacheKeyFn(call[j]), loaded[j]);
+            const value = loaded[j];
+            // DataLoader resolves each key's promise with its value, so a promise among the
+            // values is adopted: the key gets what it settles with (or fails with its error).
+            if (isThenable(value)) (adopted ??= []).push(adopt(value, values, at[j]!, cache, cacheKeyFn(call[j])));
+            else {
+              values[at[j]!] = value;
+              cache?.keep(cacheKeyFn(call[j]), value);
+            }
           }
+          return adopted && Promise.all(adopted).then(() => undefined);
         },
         (error: unknown) => {
           for (const i of at) values[i] = asError(error);

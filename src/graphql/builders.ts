@@ -60,7 +60,10 @@ export function objectBuilder(fields: readonly FieldPlan[]): ObjectBuilder | und
       props.push(`${key}: null`);
     }
   }
-  const body = `return function build(source) {\ntry {\n${lines.join('\n')}\nreturn { ${props.join(', ')} };\n} catch { return undefined; }\n};`;
+  // A wrong-typed value (a string where an object belongs) goes field by field, like graphql-js's
+  // default resolver, which reads no property of a primitive (`'abc'.length`).
+  const guard = `if (typeof source !== 'object' && typeof source !== 'function') return undefined;`;
+  const body = `return function build(source) {\n${guard}\ntry {\n${lines.join('\n')}\nreturn { ${props.join(', ')} };\n} catch { return undefined; }\n};`;
   const build = new Function(...types.map((_, i) => `t${i}`), body)(...types) as ObjectBuilder['build'];
   return { build, values, rest: fields.filter((f) => !isFast(f)) };
 }

@@ -312,7 +312,8 @@ class Execution {
         out[field.key] = field.parentType.name;
         return undefined;
       case 'property':
-        value = (source as Obj)[field.name];
+        // graphql-js's default resolver reads properties of objects only: a string has no `length` here.
+        value = (typeof source === 'object' && source !== null) || typeof source === 'function' ? (source as Obj)[field.name] : undefined;
         if (typeof value === 'function') return this.resolved(field, source, out, pos, () => this.callProperty(field, source, pos));
         break;
       case 'group':

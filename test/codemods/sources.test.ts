@@ -86,7 +86,9 @@ describe('v5-to-v6 finds the v6 schema itself', () => {
     const dir = project({ 'package.json': '{"name":"app","type":"module"}', 'src/entities.ts': ENTITIES, 'src/q.ts': "import { gql } from 'graphql-tag';\nexport const Q = gql`{ taskGetAll { id } }`;\n", '.gitignore': 'node_modules\n' });
     linkErgraph(dir);
     // As users run it: the binary, whose tsx hooks load the app and the ergraph it imports once.
-    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8' });
+    // The kill timer is only the failure of a run that never ends (spawnSync blocks the worker, so
+    // vitest's timeout cannot end it): far past any load, not a guess of how long a run takes.
+    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
     const { status: code, stdout: out, stderr: err } = run;
     expect(err).toBe('');
     expect(code).toBe(0);
@@ -105,7 +107,9 @@ describe('v5-to-v6 finds the v6 schema itself', () => {
       '.gitignore': 'node_modules\n',
     });
     linkErgraph(dir);
-    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    // The kill timer is only the failure of a run that never ends (spawnSync blocks the worker, so
+    // vitest's timeout cannot end it): far past any load, not a guess of how long a run takes.
+    const run = spawnSync(process.execPath, [BIN, 'v5-to-v6', 'src'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('v6 schema: ER graph of src/entities.ts (Base)\n');
@@ -133,7 +137,7 @@ export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: '
       '.gitignore': 'node_modules\n',
     });
     linkErgraph(dir);
-    const run = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '4', '--to', '6', 'src', '--dry-run'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '4', '--to', '6', 'src', '--dry-run'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('v6 schema: ER graph of src/models/base.ts (Base, diagram), src/models/task.ts (diagram)\n');

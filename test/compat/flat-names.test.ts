@@ -1,35 +1,17 @@
 /**
- * The flat-name oracle of the compat ≡ codemod agreement (issue 12.5): a table written by hand
- * from DESIGN.md section 9 — lowerFirst(Entity) + upperFirst(camel(method)), camel splitting on
- * `_`, keeping the first piece, title-casing the rest (a letter after a digit upper), empty pieces
- * vanishing — checked against what both sides use (`buildFlatIndex` for compat, the codemod's
- * rewrite). A wrong mapping in `compat/naming.ts` would pass the agreement test on both sides; it
- * cannot pass this one.
+ * The flat-name oracle of the compat ≡ codemod agreement (issue 12.5): the hand-written table of
+ * test/support/flat-names.ts checked against what both sides use (`buildFlatIndex` for compat, the
+ * codemod's rewrite). A wrong mapping in `compat/naming.ts` would pass a comparison of the two
+ * sides; it cannot pass this one.
  */
 import { describe, expect, it } from 'vitest';
 import { buildSchema, parse } from 'graphql';
 import { buildFlatIndex, buildFlatSchema } from 'ergraph/compat';
 import { rewriteDocument } from '../../codemods/v5-to-v6/index.js';
+import { RULE_TABLE } from '../support/flat-names.js';
 
-/** [entity, method (the v6 field), v5 flat name] — by hand, not computed. */
-const TABLE: [string, string, string][] = [
-  // DESIGN.md §9 examples
-  ['User', 'get_all', 'userGetAll'],
-  ['User', 'getAll', 'userGetAll'],
-  ['TaskItem', 'byId', 'taskItemById'],
-  ['HTTPRequest', 'get_by_id', 'hTTPRequestGetById'],
-  ['User', 'get_by_ID', 'userGetById'],
-  ['User', 'list_items_2fa', 'userListItems2Fa'],
-  // the rule's edges
-  ['Order', 'find__by_x', 'orderFindByX'],
-  ['Order', 'find_by_x_', 'orderFindByX'],
-  ['Order', 'keepCamel_THEN_snake', 'orderKeepCamelThenSnake'],
-  ['Order', 'a_1_b', 'orderA1B'],
-  ['Order', 'find_by_x2y_ZZ', 'orderFindByX2YZz'],
-  ['Order', 'list', 'orderList'],
-  ['A', 'x', 'aX'],
-  ['URL', 'parse_v2', 'uRLParseV2'],
-];
+/** The hand-written rows of the rule's edges (test/support/flat-names.ts). */
+const TABLE: [string, string, string][] = RULE_TABLE.map(([e, m, f]) => [e, m, f]);
 
 describe('v5 flat names, from the hand-written table', () => {
   const groups = new Map<string, string[]>();

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUsageStore, retirementReport, type UsageRecorderStatus } from 'ergraph/compat';
 import { databaseTargets, PG_URL } from '../orm/databases.js';
+import { recordSkip } from '../support/skips.js';
 
 const PROCESSES = 4;
 const REQUESTS_EACH = 150;
@@ -46,6 +47,8 @@ function start(id: number, usageUrl: string): Child {
     send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
   };
 }
+
+if (!hasServer) recordSkip('usage across a fleet of 4 processes (cross-process exactness)', 'no PostgreSQL server answers', 'ERGRAPH_REQUIRE_PG');
 
 describe.runIf(hasServer)('usage across a fleet of 4 processes on one PostgreSQL database', () => {
   const schema = `ergraph_fleet_${process.pid}_${Date.now().toString(36)}`;

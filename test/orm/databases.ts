@@ -12,6 +12,7 @@ import { drizzle as drizzlePostgresJs } from 'drizzle-orm/postgres-js';
 import postgresJs from 'postgres';
 import pg from 'pg';
 import type { SqlDatabase } from 'ergraph/orm';
+import { recordSkip } from '../support/skips.js';
 
 export const PG_URL = process.env.ERGRAPH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -132,6 +133,7 @@ export async function databaseTargets(url = PG_URL, env: Record<string, string |
   const message = `PostgreSQL server at ${url} is unreachable (${problem})`;
   if (env.ERGRAPH_REQUIRE_PG) throw new Error(`${message}; ERGRAPH_REQUIRE_PG is set, so the server variant must run`);
   console.warn(`${message}: running the SQL suite on PGlite only`);
+  if (env === process.env) recordSkip('the node-postgres and postgres.js variants (PGlite ran)', message, 'ERGRAPH_REQUIRE_PG');
   return [pglite];
 }
 

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { recordSkip } from './skips.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -70,6 +71,6 @@ export async function withPage<T>(
 export function requireChromium(): boolean {
   const problem = chromiumProblem();
   if (problem && process.env.ERGRAPH_REQUIRE_CHROMIUM) throw new Error(problem);
-  if (problem) console.warn(`page checks not run: ${problem}`);
+  if (problem) recordSkip('page checks in headless Chromium', problem, 'ERGRAPH_REQUIRE_CHROMIUM');
   return !problem;
 }

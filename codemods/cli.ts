@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import yargs from 'yargs';
-import { isUsageError, reportUsageError, UsageError } from '../src/cli/usage.js';
+import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
 import { detectVersion } from './detect.js';
 import { findTransform, KNOWN_VERSIONS, knownVersion, transforms, upgradePath } from './registry.js';
 import { collectFiles } from './runner/files.js';

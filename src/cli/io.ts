@@ -11,7 +11,7 @@ export interface CliIO {
 
 export const defaultIO: CliIO = { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr };
 
-export { UsageError } from './usage.js';
+export { UsageError } from '../cli-kit/usage.js';
 
 /** Resolves when the process is asked to stop (Ctrl-C, or SIGTERM from a supervisor). */
 export const stopSignal = () =>

@@ -59,7 +59,7 @@ cat > package.json <<JSON
 { "name": "consumer-app", "version": "1.0.0", "type": "module", "private": true,
   "devDependencies": { "tsx": "^4.20.0", "typescript": "~5.9.0", "vitest": "^4.0.0", "vite": "^7.0.0", "@types/node": "^20.0.0" } }
 JSON
-npm install "$tgz" graphql zod hono dataloader @hono/node-server drizzle-orm > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
+npm install "$tgz" graphql zod hono dataloader @hono/node-server drizzle-orm "@electric-sql/pglite@^0.5.0" > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
 no_peer_warnings install.log "npm install (app)"
 
 step "(a) tsx"

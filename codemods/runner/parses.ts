@@ -34,7 +34,6 @@ export interface Parses {
   quiet: Set<string>;
   /** Scripts past the memory budget: parsed again when a pass reaches them, then let go. */
   unheld: Set<string>;
-  moduleFacts: ModuleFacts[];
   /** The last text of each script that parsed: the final check skips a text found here. */
   verified: Map<string, string>;
   /** Parses every script for a segment's steps; answers the module graph, set on the held scripts. */
@@ -125,5 +124,5 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
   const forgetChanged = () => {
     for (const [file, entry] of parsed) if (texts.get(file) !== entry.text || reports.get(file)!.error) parsed.delete(file);
   };
-  return { trees, quiet, unheld, moduleFacts, verified, parseAll, forgetChanged };
+  return { trees, quiet, unheld, verified, parseAll, forgetChanged };
 }

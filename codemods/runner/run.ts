@@ -76,10 +76,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       let done = 0;
       const label = segment.map((t) => t.name).join(' → ');
       const progress = () => opts.onProgress?.(++done, mine.length, label);
-      const { trees, quiet, unheld, moduleFacts } = parses;
+      const { trees, quiet, unheld } = parses;
       const outcomes = pool
         ? await runPooled(segment, mine, texts, options, pool, progress)
-        : runShared(segment, mine, texts, options, { facts: moduleFacts }, trees, quiet, unheld, progress);
+        : runShared(segment, mine, texts, options, trees, quiet, unheld, progress);
       recordOutcomes(outcomes, reports, texts, companions, cwd, rel);
       parses.forgetChanged();
     }

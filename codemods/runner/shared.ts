@@ -8,7 +8,6 @@ import { append } from '../lib/append.js';
 import { fileChanges, OverlapError } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/import-fixes.js';
 import { parseSource } from '../lib/parse.js';
-import type { ModuleFacts } from '../lib/project.js';
 import { scriptOf, type Script } from '../lib/script.js';
 import { importFixes, projectOf, stepWants } from '../script-steps.js';
 import type { Transform, TransformOptions } from '../types.js';
@@ -38,7 +37,6 @@ export function runShared(
   files: readonly string[],
   texts: Map<string, string>,
   options: TransformOptions,
-  project: { facts: ModuleFacts[] },
   trees: Map<string, Script>,
   /** Scripts no step has work in, read without holding their trees: they come out as they went in. */
   quiet: ReadonlySet<string>,

@@ -8,7 +8,7 @@ export type { GroupInfo } from './operations.js';
 export { groupTypeName, resultTypeName } from './names.js';
 export { GraphQLDateTime, GraphQLJSON, GraphQLBigInt } from './scalars.js';
 export { graphiqlHtml, GRAPHIQL_ASSETS } from './graphiql.js';
-export type { GraphiqlOptions } from './graphiql.js';
+export type { GraphiqlOptions, GraphiqlSchema } from './graphiql.js';
 export type { Run } from './run.js';
 export { DEFAULT_LIMITS, LIMIT_CODES, OperationGuard } from './limits.js';
 export type { OperationLimits } from './limits.js';

@@ -47,7 +47,7 @@ const SETUP = `
   INSERT INTO children (parent_id, score, label)
     SELECT p, (p * 7919 + c * 104729) % 1000, 'child ' || p || '/' || c
     FROM generate_series(1, ${PARENTS}) p, generate_series(1, ${CHILDREN}) c;
-  -- The index the order profile wants (README: "Indexes for page orders").
+  -- The index the order profile wants (docs/sql.md: "Indexes for page orders").
   CREATE INDEX children_parent_score ON children (parent_id, score, id);
 `;
 

@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import yargs from 'yargs';
-import { isUsageError, reportUsageError, UsageError } from '../src/cli/usage.js';
+import { EXIT as COMMON_EXIT, processIO, type CommandIO } from '../src/cli-kit/io.js';
+import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
 import { detectVersion } from './detect.js';
 import { findTransform, KNOWN_VERSIONS, knownVersion, transforms, upgradePath } from './registry.js';
 import { collectFiles } from './runner/files.js';
@@ -19,13 +20,9 @@ import type { Transform, TransformOptions } from './types.js';
 import { SchemaLoadError } from './v5-to-v6/schema.js';
 import { findV6Schema } from './v5-to-v6/sources.js';
 
-export const EXIT = { ok: 0, errors: 1, usage: 2, manual: 3 } as const;
+export const EXIT = { ...COMMON_EXIT, manual: 3 } as const;
 
-export interface CliIO {
-  cwd: string;
-  stdout: { write(s: string): unknown; isTTY?: boolean };
-  stderr: { write(s: string): unknown };
-}
+export type CliIO = CommandIO;
 
 interface RunArgs {
   paths: string[];
@@ -189,7 +186,7 @@ function detectedSteps(to: string, args: RunArgs, io: CliIO): Transform[] {
   return upgradePath(found.version, to);
 }
 
-export async function main(argv: readonly string[], io: CliIO = { cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   let code: number = EXIT.ok;
   const argsOf = (a: Record<string, unknown>): RunArgs => ({
     paths: ((a.paths as (string | number)[] | undefined) ?? []).map(String),

@@ -35,6 +35,8 @@ export interface CompatAppOptions extends SunsetOptions, Partial<Omit<GraphQLHtt
   graphiql?: boolean;
   /** The query GraphiQL opens with when the browser has none stored (a v5 example for newcomers). */
   defaultQuery?: string;
+  /** The app's name on the GraphiQL page, beside "v5 compat schema"; the page's saved state is its own either way. */
+  name?: string;
 }
 
 /** The v5 endpoint: compat's handler runs the flat document and names what replaces it. */
@@ -76,7 +78,8 @@ export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions 
     graphiql:
       options.graphiql === false
         ? undefined
-        : (urls) => graphiqlHtml({ ...urls, title: 'ergraph v5 compat GraphiQL (deprecated)', defaultQuery: options.defaultQuery }),
+        : (urls) =>
+            graphiqlHtml({ ...urls, title: 'ergraph v5 compat GraphiQL (deprecated)', defaultQuery: options.defaultQuery, schema: 'v5', app: options.name }),
   };
 }
 

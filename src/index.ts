@@ -61,6 +61,7 @@ export type {
   TypeRegistry,
   GroupInfo,
   GraphiqlOptions,
+  GraphiqlSchema,
   Run,
   OperationLimits,
 } from './graphql/index.js';

@@ -20,8 +20,10 @@ const RANK: Record<string, number> = {
   'src/usecase': 4,
   'src/index.ts': 4,
   compat: 5,
-  'src/cli': 6,
+  // What both command lines share (usage errors, loading a user's module): below both of them.
+  'src/cli-kit': 6,
   codemods: 7,
+  'src/cli': 8,
 };
 const partOf = (file: string) => file.match(/^(src\/[^/]+|compat|codemods)/)?.[1] ?? file;
 
@@ -53,5 +55,18 @@ describe('architecture', async () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  // Two top-level commands share helpers through src/cli-kit; neither reaches into the other's
+  // folder. `ergraph` may use the migration toolchain only through its public entry.
+  it('keeps the two command lines apart', () => {
+    const crossing: string[] = [];
+    for (const [file, deps] of Object.entries(imports)) {
+      for (const dep of deps) {
+        if (partOf(file) === 'codemods' && partOf(dep) === 'src/cli') crossing.push(`${file} -> ${dep}`);
+        if (partOf(file) === 'src/cli' && partOf(dep) === 'codemods' && dep !== 'codemods/index.ts') crossing.push(`${file} -> ${dep}`);
+      }
+    }
+    expect(crossing).toEqual([]);
   });
 });

@@ -6,11 +6,12 @@
  */
 import { findProp, indentAt, newExpressionsOf, optionsArg, renameKey, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
 import type { FileChanges } from '../lib/changes.js';
-import { localFor, removalRange, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
+import { removalRange } from '../lib/import-fixes.js';
 import { slot } from '../lib/nodes.js';
 import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import type { Project } from '../lib/project.js';
-import { scriptTransform } from '../lib/script.js';
+import { scriptTransform } from '../script-steps.js';
 import { classRef } from '../v3-to-v4/relationships.js';
 import { classes, scanFederation, staticMember, subsetSource, type FederationFact, type PortableText } from './facts.js';
 import { planFederation, siteKey, type Plan } from './plan.js';

@@ -3,9 +3,9 @@
  * and turns them into a `TransformResult`. Manual places get a marker comment line above them
  * unless the same marker is already there, which keeps a second run byte-identical.
  */
-import type { ManualItem, TransformResult } from '../types.js';
 import { applyEdits, type Edit } from './edits.js';
 import { lineColumn, ts } from './parse.js';
+import type { ManualItem, TransformResult } from './result.js';
 
 export const TODO_PREFIX = '// TODO(ergraph-migrate): ';
 

@@ -3,7 +3,7 @@
  * text edits), so a bare `SourceFile` is built: no program, no type checker, no file system.
  */
 import { ts } from './typescript.js';
-import { ParseError } from '../types.js';
+import { ParseError } from './result.js';
 import { linkAndIndex } from './nodes.js';
 
 /** Files the TypeScript-level transforms read. */

@@ -2,13 +2,12 @@
  * A script parsed once and shared: by the scan and apply of one transform, and by every step of
  * a chain (`upgrade`), which add their edits to one `FileChanges`. Parsing is most of a
  * transform's cost, so this is what makes a five-step chain cost about one parse per file.
+ * Running steps over it is `../script-steps.ts`.
  */
-import type { ScriptStep, Transform, TransformOptions, TransformResult } from '../types.js';
-import { fileChanges } from './changes.js';
-import { ergraphImportOf, fixImports, readErgraphImports, type ErgraphImports, type ImportFixes } from './ergraph-imports.js';
+import { ergraphImportOf, readErgraphImports, type ErgraphImports } from './ergraph-imports.js';
 import { slot } from './nodes.js';
 import { parseSource, ts } from './parse.js';
-import { EMPTY_PROJECT, Project, type ModuleFacts } from './project.js';
+import { EMPTY_PROJECT, type ModuleFacts, type Project } from './project.js';
 
 export interface Script {
   file: string;
@@ -40,17 +39,6 @@ export function scriptOf(sf: ts.SourceFile, project: Project = EMPTY_PROJECT): S
   return script;
 }
 
-export function projectOf(options: TransformOptions): Project {
-  return options.project instanceof Project ? options.project : EMPTY_PROJECT;
-}
-
-export function importFixes(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): ImportFixes {
-  const fixes = step.imports;
-  return typeof fixes === 'function' ? fixes(script) : (fixes ?? {});
-}
-
-const unchanged = (source: string): TransformResult => ({ output: source, manual: [], notes: [] });
-
 /**
  * An ergraph export the file binds under a name its text never spells: `import { Diagram } from
  * './lib'` where the barrel says `export { ErDiagram as Diagram } from 'ergraph'`. A step's text
@@ -77,44 +65,4 @@ export function bindsHiddenNamesIn(facts: ModuleFacts, text: string, project: Pr
     if (found && !text.includes(found.imported)) return true;
   }
   return false;
-}
-
-/** Whether a step may have work in a script: its text test, or names that test cannot see. */
-export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): boolean {
-  return step.wants(script.source) || bindsHiddenNames(script);
-}
-
-/** One step alone over a parsed script (no scan pass over a tree: the file's own facts still count). */
-export function applyStep<F>(step: ScriptStep<F>, script: Script, facts: readonly F[], options: TransformOptions): TransformResult {
-  if (!stepWants(step, script)) return unchanged(script.source);
-  const changes = fileChanges(script.sf);
-  const known = facts.length > 0 || !step.scan ? facts : step.scan(script);
-  step.apply(script, { facts: known, options, changes });
-  fixImports(changes, script.imports, importFixes(step, script));
-  return { ...changes.result(), ...step.finish?.(script) };
-}
-
-/** Only a relative import or require can bring in a barrel's alias: without one the text test decides alone. */
-const RELATIVE_MODULE = /(?:from|require\s*\(|import\s*\()\s*['"]\./;
-
-/** A transform over scripts: `scan`/`apply` on text parse and delegate to the shared-tree step. */
-export function scriptTransform<F>(
-  meta: Omit<Transform<F>, 'scan' | 'apply' | 'script'>,
-  step: ScriptStep<F>,
-): Transform<F> {
-  return {
-    ...meta,
-    script: step,
-    scan: step.scan
-      ? (source, file, options = {}) => {
-          if (!step.wants(source) && !RELATIVE_MODULE.test(source)) return [];
-          const script = parseScript(source, file, projectOf(options));
-          return stepWants(step, script) ? step.scan!(script) : [];
-        }
-      : undefined,
-    apply(source, { file, facts, options }) {
-      // Parsed even when the step has nothing to do here: a file that does not parse is reported by every transform.
-      return applyStep(step, parseScript(source, file, projectOf(options)), facts, options);
-    },
-  };
 }

@@ -5,7 +5,7 @@ import { coveredBy } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import { SCRIPT_EXTENSIONS } from '../lib/parse.js';
-import { scriptTransform } from '../lib/script.js';
+import { scriptTransform } from '../script-steps.js';
 import { rewriteLoadBy } from './load-by.js';
 import { declarations, rewriteDeclarations, type Declaration, type RelationshipFact } from './relationships.js';
 import type { Script } from '../lib/script.js';

@@ -1,7 +1,7 @@
 /** v4 → v5: `new ErDiagram({ configs })` is `new ErDiagram({ entities })` (section 9.2). */
 import { findProp, newExpressionsOf, optionsArg, renameKey, unsafeOptions } from '../lib/ast.js';
 import { SCRIPT_EXTENSIONS } from '../lib/parse.js';
-import { scriptTransform } from '../lib/script.js';
+import { scriptTransform } from '../script-steps.js';
 
 const transform = scriptTransform(
   {

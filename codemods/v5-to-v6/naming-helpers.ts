@@ -5,7 +5,8 @@
  * decides between `groupTypeName` and the plain entity and method names.
  */
 import type { FileChanges } from '../lib/changes.js';
-import { namespaceUses, readErgraphImports, referencesTo, removalRange } from '../lib/ergraph-imports.js';
+import { namespaceUses, readErgraphImports, referencesTo } from '../lib/ergraph-imports.js';
+import { removalRange } from '../lib/import-fixes.js';
 import { ts } from '../lib/parse.js';
 
 const REMOVED = ['toCamelCase', 'toGraphqlFieldName'] as const;

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { groupsOf } from '../../compat/flat-index.js';
 import { append } from '../lib/append.js';
-import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli/user-module.js';
+import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli-kit/user-module.js';
 import { createOverlay, type Overlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
 import { loadSchema, SchemaLoadError } from './schema.js';

@@ -8,7 +8,7 @@ import type { FileChanges } from '../lib/changes.js';
 import { localFor, PACKAGE, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { nodesOf } from '../lib/nodes.js';
 import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
-import { scriptTransform } from '../lib/script.js';
+import { scriptTransform } from '../script-steps.js';
 
 export type AutoLoadFact =
   | { kind: 'configured'; file: string; diagram: string }

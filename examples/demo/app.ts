@@ -74,7 +74,7 @@ export const DEMO_QUERY = `# Users, their highest-priority tasks, and each task'
 /** `usage`: where v5 use is counted (the demo process passes one on its database; in memory otherwise). */
 export function createApp(graph: DemoGraph, db: SqlDatabase, usage?: UsageRecorder): Hono {
   const app = new Hono();
-  app.route('/', compatApp(createCompatHandler(graph.handler, usage ? { usage } : {}), { path: '/graphql/v5', defaultQuery: DEMO_V5_QUERY }));
+  app.route('/', compatApp(createCompatHandler(graph.handler, usage ? { usage } : {}), { path: '/graphql/v5', defaultQuery: DEMO_V5_QUERY, name: 'demo' }));
   const services = demoServices(db, graph);
   // /er: the ER diagram, with the use-case services and the entities their DTOs read.
   app.route('/', graphqlApp(graph.handler, { path: '/graphql', defaultQuery: DEMO_QUERY, er: { services } }));

@@ -4,7 +4,9 @@
  * named by DATABASE_URL. Listens on 127.0.0.1 unless --host says otherwise; Ctrl-C or SIGTERM
  * stops it after closing the database, so nothing written is lost.
  */
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
@@ -13,7 +15,7 @@ import { createApp } from './app.js';
 import { openDatabase, type DemoDatabase } from './database.js';
 import { buildGraph } from './graph.js';
 import { DataDirBusyError } from './lock.js';
-import { ensureSeeded } from './seed.js';
+import { ensureSeeded, SIZES } from './seed.js';
 
 const fail = (message: string): never => {
   console.error(`ergraph demo: ${message}`);
@@ -48,18 +50,28 @@ if (port !== 0) {
 }
 
 const started = Date.now();
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 // The repository's gitignored .demo-data/, wherever the command is started from.
 const defaultDataDir = fileURLToPath(new URL('../../.demo-data/pglite', import.meta.url));
+const dataDir = process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? defaultDataDir);
+// Creating a PGlite directory runs PostgreSQL's initdb, most of a first start (tens of seconds on
+// a busy machine): say so rather than print nothing until ready.
+const creating = dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'));
+if (creating) console.log(`ergraph demo: first start: creating the embedded database (PGlite) in ${dataDir}; later starts reuse it`);
+const opening = Date.now();
 let database: DemoDatabase;
 try {
-  database = await openDatabase({
-    url: process.env.DATABASE_URL,
-    dataDir: process.env.DATABASE_URL ? undefined : (process.env.DEMO_DATA_DIR ?? defaultDataDir),
-  });
+  database = await openDatabase({ url: process.env.DATABASE_URL, dataDir });
 } catch (error) {
   fail(error instanceof DataDirBusyError ? error.message : `cannot open the database: ${(error as Error).message}`);
 }
-const seeded = await ensureSeeded(database!.db);
+if (creating) console.log(`ergraph demo: database created in ${seconds(opening)}`);
+const seeding = Date.now();
+let tables = 0;
+const seeded = await ensureSeeded(database!.db, SIZES, (table, rows) => {
+  process.stdout.write(`${tables++ === 0 ? 'ergraph demo: seeding ' : ', '}${table} ${rows.toLocaleString('en-US')}`);
+});
+if (seeded) console.log(` (${seconds(seeding)})`);
 // v5 use is counted in the demo's own database, so the retirement report survives restarts.
 const usage = createUsageRecorder(sqlUsageStore(database!.db, { description: database!.description }));
 const app = createApp(buildGraph(database!.db), database!.db, usage);

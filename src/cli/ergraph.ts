@@ -14,9 +14,9 @@
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
 import yargs from 'yargs';
+import { isUsageError, reportUsageError } from '../cli-kit/usage.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
-import { isUsageError, reportUsageError } from './usage.js';
 
 export { EXIT, type CliIO } from './io.js';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { McpApp } from '../mcp/apps.js';
 import type { PictureServices } from '../picture/index.js';
-import { importUserModule, TypeScriptLoaderMissing } from './user-module.js';
+import { importUserModule, TypeScriptLoaderMissing } from '../cli-kit/user-module.js';
 
 export class CliError extends Error {
   override name = 'CliError';

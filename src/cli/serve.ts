@@ -72,7 +72,8 @@ export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions 
     const makeContext = app.context;
     // One context function for both surfaces: it sees the HTTP request either way.
     const context = makeContext && ((c: Context) => makeContext({ transport: 'http', headers: c.req.raw.headers, url: new URL(c.req.url) }));
-    root.route('/', graphqlApp(httpHandlerOf(app), { path: served[i]!.graphql, er: { services: options.services }, ...(context ? { context } : {}) }));
+    const http = { path: served[i]!.graphql, name: app.name, er: { services: options.services }, ...(context ? { context } : {}) };
+    root.route('/', graphqlApp(httpHandlerOf(app), http));
   });
   const mcp = createMcpServer({ apps, v5Compat: options.v5Compat, mutations: options.mutations });
   root.route('/', mcpApp(mcp, { path: '/mcp', allowedHosts: [...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])] }));

@@ -7,27 +7,13 @@
 import { z } from 'zod';
 import { util as zodUtil } from 'zod/v4/core';
 import { className, nameFromDecoratorContext } from './names.js';
+import type { AnyModelClass, ModelClass } from './model-class.js';
 import { describeField, findMarker, Annotated, type FieldInfo, type Marker } from './schema.js';
+
+export type { AnyModelClass, ModelClass, ModelInput, ModelInstance, ModelStatics } from './model-class.js';
 
 /** The object a model instance was built from; lets the resolver read FK fields a subset left out. */
 export const SOURCE: unique symbol = Symbol('ergraph.source');
-
-export interface ModelStatics<S extends z.ZodRawShape = z.ZodRawShape> {
-  readonly shape: S;
-  readonly schema: z.ZodObject<S>;
-  /** Validate untrusted data with the zod schema, then build an instance. */
-  parse<T extends abstract new (...args: never[]) => unknown>(this: T, data: unknown): InstanceType<T>;
-}
-
-export type ModelInstance<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;
-export type ModelInput<S extends z.ZodRawShape> = z.input<z.ZodObject<S>>;
-
-export interface ModelClass<S extends z.ZodRawShape = z.ZodRawShape> extends ModelStatics<S> {
-  new (data?: ModelInput<S> | object): ModelInstance<S>;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyModelClass = (abstract new (...args: any[]) => any) & ModelStatics<z.ZodRawShape>;
 
 const MODEL = Symbol('ergraph.model');
 

@@ -5,7 +5,7 @@
  * `describeField` so the wrappers are peeled in exactly one place.
  */
 import { z } from 'zod';
-import type { AnyModelClass } from './model.js';
+import type { AnyModelClass } from './model-class.js';
 
 export type Marker = { readonly kind: string };
 

@@ -18,16 +18,7 @@
  */
 import type { GraphQLLeafType } from 'graphql';
 import { mayCompile } from '../er/model.js';
-import type { FieldPlan } from './compile.js';
-
-export interface ObjectBuilder {
-  /** The object with its fast fields completed, or undefined when one of them needs the slow path. */
-  readonly build: (source: unknown) => Record<string, unknown> | undefined;
-  /** Result values the built fields hold (the budget counts them). */
-  readonly values: number;
-  /** The fields the executor still completes itself, in selection order. */
-  readonly rest: readonly FieldPlan[];
-}
+import type { FieldPlan, ObjectBuilder } from './plan.js';
 
 const isFast = (field: FieldPlan) => field.kind === 'typename' || (field.kind === 'property' && field.completion.kind === 'leaf');
 

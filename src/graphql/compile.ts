@@ -3,7 +3,7 @@
  * fields to produce (fragments flattened, `@skip`/`@include` applied, equal response keys
  * merged), each with its kind (ergraph's own fields from `extensions.ergraph`, others through
  * their `resolve`), its static arguments, how to complete its value, and for load fields the
- * selection they read. `execute.ts`'s compiled executor runs the plan level by level.
+ * selection they read (the types are plan.ts). `compiled.ts` runs the plan level by level.
  *
  * `@skip`/`@include` on variables make one plan per combination of those variables' values
  * (usually none, so one plan). Documents the plan does not cover — introspection beyond
@@ -32,67 +32,10 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { objectBuilder, type ObjectBuilder } from './builders.js';
-import { nativeOf, type FieldSelection, type NativeField } from './native.js';
+import { objectBuilder } from './builders.js';
+import { nativeOf } from './native.js';
+import type { Completion, CompiledOperation, FieldKind, FieldPlan, Plan, Selection, Unsupported } from './plan.js';
 import { fieldSelection, included } from './selections.js';
-
-export type Completion =
-  | { readonly kind: 'leaf'; readonly nonNull: boolean; readonly type: GraphQLLeafType }
-  | { readonly kind: 'list'; readonly nonNull: boolean; readonly item: Completion }
-  | { readonly kind: 'object'; readonly nonNull: boolean; readonly type: GraphQLObjectType; readonly selection: Selection };
-
-export interface Selection {
-  readonly type: GraphQLObjectType;
-  readonly fields: readonly FieldPlan[];
-  /**
-   * An object with every response key, in order, set to null: results start as copies of it, so
-   * each has its final shape from the start (adding keys one by one costs a shape change each).
-   */
-  readonly template: Readonly<Record<string, null>>;
-  /** Completes the plain leaf fields in generated code (builders.ts); set once the fields are known. */
-  readonly builder: ObjectBuilder | undefined;
-}
-
-export type FieldKind = 'typename' | 'property' | 'resolve' | NativeField['kind'];
-
-export interface FieldPlan {
-  /** Index into per-run tables (arguments read from variables, load sources). */
-  readonly id: number;
-  readonly key: string;
-  readonly name: string;
-  readonly nodes: readonly FieldNode[];
-  readonly parentType: GraphQLObjectType;
-  readonly def: GraphQLField<unknown, unknown>;
-  readonly kind: FieldKind;
-  readonly native: NativeField | undefined;
-  /** Argument values when they read no variable; otherwise computed once per run. */
-  readonly args: Record<string, unknown> | undefined;
-  readonly completion: Completion;
-  /** What load fields read from their selection. */
-  readonly selection: FieldSelection | undefined;
-}
-
-export interface Plan {
-  readonly schema: GraphQLSchema;
-  readonly operation: OperationDefinitionNode;
-  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
-  readonly root: Selection;
-  /** Mutations: root fields, and the methods inside each group, one after another. */
-  readonly serial: boolean;
-  /** Number of field plans (the size of per-run tables). */
-  readonly fieldCount: number;
-}
-
-export interface Unsupported {
-  readonly unsupported: string;
-}
-
-/** One operation of a document: its plans per value combination of the `@skip`/`@include` variables. */
-export interface CompiledOperation {
-  readonly operation: OperationDefinitionNode;
-  readonly conditionVariables: readonly string[];
-  readonly plans: Map<string, Plan | Unsupported>;
-}
 
 class NotCompiled extends Error {}
 

@@ -14,7 +14,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { BudgetExceeded } from './budget.js';
-import { compiledOperation, planFor, selectOperation, type CompiledOperation } from './compile.js';
+import { compiledOperation, planFor, selectOperation } from './compile.js';
+import type { CompiledOperation } from './plan.js';
 import { executePlan } from './compiled.js';
 import type { Run } from './run.js';
 import { executeSerially } from './serial.js';

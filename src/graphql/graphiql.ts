@@ -2,6 +2,10 @@
  * The GraphiQL page (spec 4.1: an IDE with schema explorer and query history). It loads React,
  * GraphiQL and the explorer plugin from asset URLs the HTTP layer serves from files shipped in
  * the package (`src/http/assets.ts`), so it works offline; GraphiQL 3 keeps its history plugin built in.
+ *
+ * GraphiQL saves tabs, queries, variables and headers in localStorage under fixed keys, one set per
+ * origin: the v5 page of a server would open on the v6 page's query, which v5 cannot run. Each page
+ * therefore hands GraphiQL a storage of its own, namespaced by schema, app and endpoint path.
  */
 export interface GraphiqlOptions {
   /** Where the page sends queries. */
@@ -14,7 +18,19 @@ export interface GraphiqlOptions {
    * generic welcome comment: give newcomers something they can run right away.
    */
   defaultQuery?: string;
+  /** Which schema the endpoint serves, shown on the page and part of its saved state's namespace (default `v6`). */
+  schema?: GraphiqlSchema;
+  /** The app's name (`ergraph serve`'s app, the handler's `serviceName`), shown beside the schema. */
+  app?: string;
 }
+
+export type GraphiqlSchema = 'v6' | 'v5';
+
+const SCHEMA_LABELS: Record<GraphiqlSchema, string> = { v6: 'v6 grouped schema', v5: 'v5 compat schema (deprecated)' };
+
+/** What the page shows in GraphiQL's corner: the app and the schema the editor is on. */
+export const graphiqlLabel = (options: Pick<GraphiqlOptions, 'schema' | 'app'>): string =>
+  [options.app, SCHEMA_LABELS[options.schema ?? 'v6']].filter(Boolean).join(' · ');
 
 /** Asset file name → the package it is built from (a devDependency), the file inside it, its type. */
 export const GRAPHIQL_ASSETS: Readonly<Record<string, { pkg: string; file: string; type: string }>> = {
@@ -43,7 +59,8 @@ const scriptJson = (value: unknown) =>
 export function graphiqlHtml(options: GraphiqlOptions = {}): string {
   const endpoint = options.endpoint ?? '/graphql';
   const assets = (options.assetsPath ?? `${endpoint.replace(/\/$/, '')}/assets`).replace(/\/$/, '');
-  const title = escapeHtml(options.title ?? 'ergraph GraphiQL');
+  const label = graphiqlLabel(options);
+  const title = escapeHtml(options.title ?? `ergraph GraphiQL — ${label}`);
   const url = (name: keyof typeof GRAPHIQL_ASSETS) => escapeHtml(`${assets}/${name}`);
   return `<!doctype html>
 <html lang="en">
@@ -65,7 +82,26 @@ export function graphiqlHtml(options: GraphiqlOptions = {}): string {
       const endpoint = new URL(${scriptJson(endpoint)}, window.location.href).toString();
       const fetcher = GraphiQL.createFetcher({ url: endpoint });
       const explorer = GraphiQLPluginExplorer.explorerPlugin();
-      const props = { fetcher, plugins: [explorer], defaultEditorToolsVisibility: true };
+      // This page's saved state apart from every other GraphiQL page of the origin (see above).
+      // The theme stays shared: it is the user's, not the endpoint's.
+      const namespace = ${scriptJson(`ergraph:${options.schema ?? 'v6'}:${options.app ?? ''}:`)} + new URL(endpoint).pathname + '|';
+      const own = (key) => (key === 'graphiql:theme' ? key : namespace + key);
+      const ownKeys = () => {
+        const keys = [];
+        for (let i = 0; i < localStorage.length; i++) {
+          const key = localStorage.key(i);
+          if (key !== null && key.startsWith(namespace)) keys.push(key);
+        }
+        return keys;
+      };
+      const storage = {
+        getItem: (key) => localStorage.getItem(own(key)),
+        setItem: (key, value) => localStorage.setItem(own(key), value),
+        removeItem: (key) => localStorage.removeItem(own(key)),
+        get length() { return ownKeys().length; },
+        clear: () => ownKeys().forEach((key) => localStorage.removeItem(key)),
+      };
+      const props = { fetcher, storage, plugins: [explorer], defaultEditorToolsVisibility: true };
       const defaultQuery = ${scriptJson(options.defaultQuery ?? null)};
       if (defaultQuery !== null) props.defaultQuery = defaultQuery;
       // ?docs=<Type> opens the docs at that type (the ER page links entities here). GraphiQL has
@@ -86,8 +122,10 @@ export function graphiqlHtml(options: GraphiqlOptions = {}): string {
       }
       // Given at mount, the docs pane starts open (set later, GraphiQL keeps the pane collapsed).
       if (docsType) props.visiblePlugin = ui.DOC_EXPLORER_PLUGIN;
-      const children = docsType ? React.createElement(GraphiQL.Footer, null, React.createElement(OpenDocs)) : undefined;
-      ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, props, children));
+      // Which schema this editor is on, where GraphiQL shows its name.
+      const logo = React.createElement(GraphiQL.Logo, null, ${scriptJson(`ergraph · ${label}`)});
+      const footer = docsType ? React.createElement(GraphiQL.Footer, null, React.createElement(OpenDocs)) : null;
+      ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, props, logo, footer));
     </script>
   </body>
 </html>

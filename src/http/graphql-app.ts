@@ -20,6 +20,11 @@ export interface GraphqlAppOptions extends Partial<Omit<GraphQLHttpOptions, 'pat
   /** The query GraphiQL opens with (see `GraphiqlOptions.defaultQuery`); GraphiQL's welcome comment when unset. */
   defaultQuery?: string;
   /**
+   * The app's name on the GraphiQL page, which keeps its saved editor state apart from other
+   * apps' pages (default: the handler's `serviceName`).
+   */
+  name?: string;
+  /**
    * The ER diagram page: entities, fields, relationships, root operations (and use-case services
    * when given), each entity linking to GraphiQL's docs. Served beside the endpoint — `/er` for
    * `/graphql`, `/tasks/er` for `/tasks/graphql` — whenever GraphiQL is; `false` turns it off.
@@ -52,7 +57,7 @@ export function handlerEndpoint(handler: GraphQLHandler, options: GraphqlAppOpti
     graphiql:
       options.graphiql === false
         ? undefined
-        : (urls) => handler.getGraphiqlHtml({ ...urls, defaultQuery: options.defaultQuery }),
+        : (urls) => handler.getGraphiqlHtml({ ...urls, defaultQuery: options.defaultQuery, app: options.name ?? handler.options.serviceName }),
   };
 }
 

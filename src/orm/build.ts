@@ -2,30 +2,24 @@
  * `buildRelationship`: Drizzle tables and relations become ergraph entities whose
  * relationships load with one SQL statement per relationship per tree level, and whose list
  * relationships page per parent in SQL. With a `sessionFactory` every loader runs on the
- * database of the request it serves.
+ * database of the request it serves. Its relationships are sql-relationship.ts, their loaders
+ * loaders.ts.
  */
-import DataLoader from 'dataloader';
 import { eq, getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { Entity, type ErDiagram } from '../er/diagram.js';
+import { Entity } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';
-import {
-  Relationship,
-  type FieldSelectingRelationship,
-  type LoaderClass,
-  type LoaderRef,
-  type PageLoadFn,
-  type PageRequest,
-} from '../er/relationship.js';
-import { buildObject } from '../resolver/loaders.js';
+import type { Relationship } from '../er/relationship.js';
 import type { SessionFactory } from './auto-query.js';
 import { columnKey, primaryKeyColumn, tiebreakColumns } from './keys.js';
-import { keyId, listsByKey, pagesByKey, rowsByKey, type Fields, type ListSource } from './queries.js';
-import { orderProfiles, type OrderProfiles } from './profiles.js';
-import { readSchema, type Edge, type EdgeKind } from './relations.js';
-import { tableEntry, tableEntryOf, type TableEntry } from './table-model.js';
-import { flipped, normalizeOrder, type NormalizedOrder, type OrderBy, type SqlDatabase } from './types.js';
+import { listLoaders, singleLoader, type Resolved } from './loaders.js';
+import type { ListSource } from './queries.js';
+import { orderProfiles } from './profiles.js';
+import { readSchema, type Edge } from './relations.js';
+import { SqlRelationship } from './sql-relationship.js';
+import { tableEntry, tableEntryOf } from './table-model.js';
+import { normalizeOrder, type NormalizedOrder, type OrderBy, type SqlDatabase } from './types.js';
 import { classLabel } from '../er/names.js';
 
 /** A many-to-many relationship through a join table (Drizzle relations cannot express one). */
@@ -67,210 +61,6 @@ export interface BuildRelationshipOptions<S extends Record<string, unknown>> {
   manyToMany?: readonly ManyToMany[];
   defaultPageSize?: number;
   maxPageSize?: number;
-}
-
-/** A relationship built from SQL metadata; knows whether it can be paginated. */
-export class SqlRelationship extends Relationship implements FieldSelectingRelationship {
-  readonly kind: EdgeKind;
-  /** `'<tableKey>.<relationName>'` of the Drizzle relation (or of the many-to-many declaration). */
-  readonly relation: string;
-  readonly ordered: boolean;
-
-  readonly loaderFor: (fields: readonly string[]) => LoaderRef;
-  /**
-   * Lists: where the rows come from, and the orders pages can take (`orderBy` as `default`,
-   * then the target's profiles by name). `ergraph doctor` checks each has an index.
-   */
-  readonly listSource?: ListSource;
-  readonly pageOrders: ReadonlyMap<string, NormalizedOrder>;
-
-  constructor(
-    options: Omit<ConstructorParameters<typeof Relationship>[0], 'loader'> & {
-      kind: EdgeKind;
-      relation: string;
-      ordered: boolean;
-      /** The loader reading every column, and the loader reading a sorted field list (plus keys). */
-      loaders: { all: LoaderRef; loaderFor(fields: readonly string[]): LoaderRef };
-      listSource?: ListSource;
-      pageOrders?: ReadonlyMap<string, NormalizedOrder>;
-    },
-  ) {
-    const { kind, relation, ordered, loaders, listSource, pageOrders, ...rest } = options;
-    super({ ...rest, loader: loaders.all });
-    this.kind = kind;
-    this.relation = relation;
-    this.ordered = ordered;
-    this.loaderFor = loaders.loaderFor;
-    this.listSource = listSource;
-    this.pageOrders = pageOrders ?? new Map();
-  }
-
-  /**
-   * Pages are only stable over a total order, so a list without `orderBy` cannot be paginated.
-   * A handler with `enablePagination` calls this for every relationship at startup.
-   */
-  assertPaginable(where: string): void {
-    if (this.ordered || this.kind === 'many-to-one' || this.kind === 'one-to-one') return;
-    throw new ConfigError(
-      `${where}: the ${this.kind} relation ${this.relation} has no orderBy, so it cannot be paginated; ` +
-        `give buildRelationship an orderBy for '${this.relation}'`,
-    );
-  }
-}
-
-/** Throw `ConfigError` naming `Entity.relationship` for the first list relationship that cannot be paginated. */
-export function assertPaginable(diagram: ErDiagram): void {
-  for (const entity of diagram.entities) {
-    for (const rel of entity.relationships) {
-      if (rel instanceof SqlRelationship) rel.assertPaginable(`${classLabel(entity.kls)}.${rel.name}`);
-    }
-  }
-}
-
-interface Resolved {
-  entries: Map<PgTable, TableEntry & { kls: AnyModelClass }>;
-  /** The database for a request context (`undefined` outside a request, e.g. a bare call). */
-  session: (context: Record<string, unknown> | undefined) => SqlDatabase;
-  /** Batch loaders must see the request context: build them as DataLoader subclasses. */
-  perRequest: boolean;
-  defaultPageSize?: number;
-  maxPageSize?: number;
-}
-
-function instances(target: TableEntry & { kls: AnyModelClass }) {
-  const Kls = target.kls as unknown as new (data: object) => unknown;
-  return (row: Record<string, unknown>) => new Kls(target.decode(row));
-}
-
-/** PostgreSQL takes at most 65,535 parameters per statement: a larger batch becomes several statements. */
-export const MAX_KEYS_PER_STATEMENT = 30_000;
-
-async function chunked<V>(keys: readonly unknown[], load: (chunk: readonly unknown[]) => Promise<V[]>): Promise<V[]> {
-  if (keys.length <= MAX_KEYS_PER_STATEMENT) return load(keys);
-  const out: V[] = [];
-  for (let i = 0; i < keys.length; i += MAX_KEYS_PER_STATEMENT) {
-    out.push(...(await load(keys.slice(i, i + MAX_KEYS_PER_STATEMENT))));
-  }
-  return out;
-}
-
-function named<F extends Function>(fn: F, name: string): F {
-  Object.defineProperty(fn, 'name', { value: name });
-  return fn;
-}
-
-type ContextBatch = (keys: readonly unknown[], context: Record<string, unknown> | undefined) => Promise<unknown[]>;
-
-// Composite keys arrive as objects: cache them by value, as the pool does for function loaders.
-const cacheKeyFn = (key: unknown) => (key !== null && typeof key === 'object' ? keyId(key) : key);
-
-/**
- * The loader of one relationship. A batch function cannot see the request, so with a
- * `sessionFactory` it is a DataLoader subclass instead: the resolver's pool makes one instance
- * per request and fills its `_context`, which picks the database. One class per relationship
- * keeps relationships from sharing a DataLoader (and its cache) within a request.
- */
-function loaderRef(ctx: Resolved, name: string, batch: ContextBatch): LoaderRef {
-  if (!ctx.perRequest) return named((keys: readonly unknown[]) => batch(keys, undefined), name);
-  const kls = class extends DataLoader<unknown, unknown> {
-    // Initialised so it is an own field: the pool fills only declared fields.
-    _context: Record<string, unknown> | undefined = undefined;
-    constructor() {
-      // The batch runs after construction, when `self` is set; `this` cannot be captured in super().
-      let self: { _context: Record<string, unknown> | undefined } | undefined;
-      super((keys) => batch(keys, self!._context), { cacheKeyFn });
-      self = this;
-    }
-  };
-  return named(kls, name) as LoaderClass;
-}
-
-/**
- * Loaders by field list, made on first use: one per distinct selection shape. The number of
- * shapes is bounded by the schema's selections, but a client can vary them, so the memo is
- * capped (a cleared memo only costs re-creating loader classes).
- */
-function byFields(make: (fields: Fields) => LoaderRef): { all: LoaderRef; loaderFor(fields: readonly string[]): LoaderRef } {
-  const all = make(undefined);
-  const memo = new Map<string, LoaderRef>();
-  return {
-    all,
-    loaderFor(fields) {
-      const id = fields.join(',');
-      let ref = memo.get(id);
-      if (!ref) {
-        if (memo.size >= MAX_FIELD_SHAPES) memo.clear();
-        memo.set(id, (ref = make(new Set(fields))));
-      }
-      return ref;
-    },
-  };
-}
-
-const MAX_FIELD_SHAPES = 256;
-
-function singleLoader(ctx: Resolved, edge: Edge) {
-  const target = ctx.entries.get(edge.target)!;
-  const make = instances(target);
-  const key = columnKey(edge.target, edge.targetKey);
-  const name = `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`;
-  return byFields((fields) =>
-    loaderRef(ctx, name, (keys, context) => {
-      const db = ctx.session(context);
-      return chunked(keys, async (chunk) => {
-        const rows = await rowsByKey(db, edge.target, edge.targetKey, chunk, fields, name);
-        return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
-      });
-    }),
-  );
-}
-
-function listLoaders(
-  ctx: Resolved,
-  edge: Edge,
-  source: ListSource,
-  profiles: OrderProfiles | undefined,
-): { loaders: ReturnType<typeof byFields>; pageLoader?: PageLoadFn } {
-  const make = instances(ctx.entries.get(edge.target)!);
-  const loaders = byFields((fields) =>
-    loaderRef(ctx, edge.id, (keys, context) => {
-      const db = ctx.session(context);
-      return chunked(keys, async (chunk) => {
-        const byKey = await listsByKey(db, source, chunk, fields, edge.id);
-        return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
-      });
-    }),
-  );
-  const base = source.order;
-  if (!base) return { loaders };
-  const name = `${edge.id} (page)`;
-  // Page loaders are handed the request context by the pool, so they stay functions.
-  const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest, context?: Record<string, unknown>) => {
-    let chosen = base;
-    if (page.order !== undefined) {
-      const profile = profiles?.orders.get(page.order);
-      if (!profile) {
-        const known = profiles ? [...profiles.orders.keys()].join(', ') : 'none';
-        throw new RangeError(`${edge.id} has no order profile '${page.order}' (profiles: ${known})`);
-      }
-      chosen = profile;
-    }
-    checkPage(edge.id, page);
-    const order = page.direction && page.direction.toLowerCase() !== chosen.direction ? flipped(chosen) : chosen;
-    const db = ctx.session(context);
-    const fields = page.fields && new Set(page.fields);
-    return chunked(keys, (chunk) => pagesByKey(db, source, chunk, { ...page, order }, fields, name, make));
-  }, name);
-  return { loaders, pageLoader };
-}
-
-function checkPage(where: string, page: PageRequest): void {
-  for (const key of ['limit', 'offset'] as const) {
-    const value = page[key];
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RangeError(`${where}: ${key} must be a non-negative integer, got ${String(value)}`);
-    }
-  }
 }
 
 function orderFor(options: BuildRelationshipOptions<Record<string, unknown>>, id: string, spec?: OrderBy): NormalizedOrder | undefined {

@@ -4,7 +4,8 @@
  */
 export { tableModel, tableOf, columnSchema } from './table-model.js';
 export type { TableShape } from './table-model.js';
-export { buildRelationship, assertPaginable, SqlRelationship } from './build.js';
+export { buildRelationship } from './build.js';
+export { assertPaginable, SqlRelationship } from './sql-relationship.js';
 export type { BuildRelationshipOptions, ManyToMany } from './build.js';
 export { AutoQueryConfig } from './auto-query.js';
 export type { AutoQueryOptions, DiagramExtension, ExtendOptions, SessionFactory } from './auto-query.js';

@@ -15,7 +15,7 @@
  */
 import { getTableName } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import { SqlRelationship } from './build.js';
+import { SqlRelationship } from './sql-relationship.js';
 import type { NormalizedOrder } from './types.js';
 
 export interface PageIndexAdvice {

@@ -6,7 +6,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { upgradePath } from '../../codemods/registry.js';
-import { runMigration, setHeldSourceBudget, type MigrationReport } from '../../codemods/runner/run.js';
+import { setHeldSourceBudget } from '../../codemods/runner/parses.js';
+import { runMigration, type MigrationReport } from '../../codemods/runner/run.js';
 import { FIXTURES } from './helpers.js';
 
 let restore: number | undefined;

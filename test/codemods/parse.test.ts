@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { nodesOf } from '../../codemods/lib/nodes.js';
 import { PARSE_OPTIONS, parseSource, scriptKindFor, ts } from '../../codemods/lib/parse.js';
-import { defaultWorkers, PARALLEL_THRESHOLD, POOLED_COST } from '../../codemods/runner/run.js';
+import { defaultWorkers, PARALLEL_THRESHOLD, POOLED_COST } from '../../codemods/runner/pooled.js';
 
 const SOURCE = `import { Relationship as R, LoaderDepend } from 'ergraph';
 /** A documented entity. @deprecated use Other */

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
-import { scriptTransform, type Script } from '../../codemods/lib/script.js';
+import type { Script } from '../../codemods/lib/script.js';
+import { scriptTransform } from '../../codemods/script-steps.js';
 import { runMigration } from '../../codemods/runner/run.js';
 import type { Transform } from '../../codemods/types.js';
 

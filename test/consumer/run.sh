@@ -3,7 +3,7 @@
 # (`.ci/run` does; or `npm run test:consumer`). Pack; install the tarball into fresh projects with
 # npm, pnpm and yarn; in the npm project (a) run an app with tsx, (b) compile it with tsc and run
 # it with node, (c) run a vitest file on handler.schema, (d) run ergraph-migrate on old code and
-# compile the output, (e) type-check (and run) the README's TypeScript blocks, (f) in a CommonJS
+# compile the output, (e) type-check (and run) the TypeScript blocks of README.md and docs/*.md, (f) in a CommonJS
 # project, load its TypeScript app with both CLIs and compile it with `module: commonjs`, (g) run
 # attw over the tarball. Prints its duration.
 set -euo pipefail
@@ -59,7 +59,7 @@ cat > package.json <<JSON
 { "name": "consumer-app", "version": "1.0.0", "type": "module", "private": true,
   "devDependencies": { "tsx": "^4.20.0", "typescript": "~5.9.0", "vitest": "^4.0.0", "vite": "^7.0.0", "@types/node": "^20.0.0" } }
 JSON
-npm install "$tgz" graphql zod hono dataloader @hono/node-server drizzle-orm > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
+npm install "$tgz" graphql zod hono dataloader @hono/node-server drizzle-orm "@electric-sql/pglite@^0.5.0" > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
 no_peer_warnings install.log "npm install (app)"
 
 step "(a) tsx"
@@ -99,14 +99,14 @@ JSON
 npx tsc -p tsconfig.json || { cat src/models.ts; fail "the migrated code does not compile"; }
 cd ..
 
-step "(e) README TypeScript blocks"
+step "(e) TypeScript blocks of README.md and docs/*.md (alone: bash test/consumer/readme-blocks-local.sh)"
 node "$here/readme-blocks.mjs" "$root/README.md" "$here/readme-preludes" readme
 cat > readme/tsconfig.json <<JSON
 { "extends": "../tsconfig.json", "compilerOptions": { "noEmit": true, "rootDir": ".", "noUnusedLocals": false, "skipLibCheck": true }, "include": ["*.ts"] }
 JSON
-npx tsc -p readme/tsconfig.json || fail "README blocks do not type-check against the installed package (files under readme/ above)"
+npx tsc -p readme/tsconfig.json || fail "README/docs blocks do not type-check against the installed package (files under readme/ above)"
 for file in $(node -e "for (const p of require('./readme/plan.json')) if (p.run) console.log(p.file)"); do
-  timeout 60 npx tsx "readme/$file" > /dev/null || fail "README block readme/$file does not run"
+  timeout 120 npx tsx "readme/$file" > /dev/null || fail "README/docs block readme/$file does not run"
 done
 
 step "(f) a CommonJS project (package.json as npm init writes it): the CLIs load its TypeScript app"

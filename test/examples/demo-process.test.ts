@@ -1,7 +1,8 @@
 /**
  * The demo as a newcomer runs it: `npm run demo -- --port N` as a process tree (npm → node), on a
- * PGlite data directory of its own. One process per directory; --port honoured; 127.0.0.1 by
- * default; a busy port is one line; SIGTERM to npm stops it and what was written survives.
+ * PGlite data directory of its own. The first start says what it is doing while it creates and
+ * seeds the database; one process per directory; --port honoured; 127.0.0.1 by default; a busy
+ * port is one line; SIGTERM to npm stops it and what was written survives.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,11 +10,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../examples/demo/database.js';
 import { DEMO_MUTATION } from '../../examples/demo/graph.js';
-import { ensureSeeded } from '../../examples/demo/seed.js';
 
-const TINY = { users: 6, projects: 6, tasks: 30, comments: 30, tags: 6 };
 const root = join(import.meta.dirname, '..', '..');
 
 interface Run {
@@ -35,14 +33,20 @@ function npmDemo(dataDir: string, args: string[]): Run {
   return { child, output: () => output, exited };
 }
 
-async function ready(run: Run): Promise<string> {
-  for (let i = 0; i < 600; i++) {
-    const match = /(http:\/\/[^/\s]+)\/ · GraphiQL/.exec(run.output());
-    if (match) return match[1]!;
-    if (run.child.exitCode !== null) throw new Error(`demo exited: ${run.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`demo not ready: ${run.output()}`);
+/** Resolves with the base URL once the ready line is printed; rejects if the demo exits first. */
+function ready(run: Run): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /(http:\/\/[^/\s]+)\/ · GraphiQL/.exec(run.output());
+      if (match) {
+        run.child.stdout!.off('data', check);
+        resolve(match[1]!);
+      }
+    };
+    run.child.stdout!.on('data', check);
+    void run.exited.then(() => reject(new Error(`demo exited: ${run.output()}`)));
+    check();
+  });
 }
 
 const problemLines = (output: string) => output.split('\n').filter((l) => l.trim() && !/^npm warn/.test(l));
@@ -50,21 +54,23 @@ const problemLines = (output: string) => output.split('\n').filter((l) => l.trim
 describe('npm run demo, as processes', () => {
   let dir: string;
   let dataDir: string;
-  beforeAll(async () => {
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'ergraph-demo-'));
     dataDir = join(dir, 'pglite');
-    // Seed a tiny data set first, so the runs below start in seconds.
-    const database = await openDatabase({ dataDir });
-    await ensureSeeded(database.db, TINY);
-    await database.close();
-    expect(existsSync(`${dataDir}.lock`)).toBe(false);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('serves on 127.0.0.1, refuses a second process, stops on SIGTERM to npm, and keeps what was written', async () => {
+  it('says what a first start does, serves on 127.0.0.1, refuses a second process, stops on SIGTERM to npm, and keeps what was written', async () => {
     const first = npmDemo(dataDir, ['--port', '0']);
     const base = await ready(first);
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // Each step of a first start is printed when it starts or ends, not only the ready line.
+    expect(problemLines(first.output()).slice(0, 4)).toEqual([
+      `ergraph demo: first start: creating the embedded database (PGlite) in ${dataDir}; later starts reuse it`,
+      expect.stringMatching(/^ergraph demo: database created in \d+\.\d s$/),
+      expect.stringMatching(/^ergraph demo: seeding users 300, projects 600, tasks 6,000, comments 18,000, tags 24, task_tags [\d,]+ \(\d+\.\d s\)$/),
+      expect.stringMatching(/^ergraph demo on PGlite in .* \(seeded now\), ready in \d+ ms$/),
+    ]);
 
     const created = await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -99,6 +105,8 @@ describe('npm run demo, as processes', () => {
 
     const again = npmDemo(dataDir, ['--port', '0']);
     const base2 = await ready(again);
+    expect(problemLines(again.output())[0]).toMatch(/^ergraph demo on PGlite in .*, ready in \d+ ms$/); // nothing to create or seed
+    expect(again.output()).not.toContain('(seeded now)');
     const read = await fetch(`${base2}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -114,7 +122,7 @@ describe('npm run demo, as processes', () => {
     expect(report.fields.find((f) => f.coordinate === 'Query.userGetAll')?.clients).toEqual([expect.objectContaining({ client: 'demo-test', count: 1 })]);
     again.child.kill('SIGINT');
     await again.exited;
-  }, 120_000);
+  }, 400_000); // a first start runs PostgreSQL's initdb: tens of seconds, minutes at a load of 20
 
   it('says in one line that a port is busy', async () => {
     const blocker: Server = createServer();

@@ -147,7 +147,7 @@ describe.each(targets)('array columns on $name', (target) => {
     const result = await handler.execute('{ Post { byId(id: 3) { tags } } }');
     if (target.name === 'postgres.js') {
       // postgres.js's array parser reads an unquoted NULL element as the text 'NULL'
-      // (porsager/postgres#1124, open), so the row never holds the null; README, "Drivers".
+      // (porsager/postgres#1124, open), so the row never holds the null; docs/sql.md, "Drivers".
       // Red when the driver is fixed: then this target joins the others.
       expect(result.errors).toBeNull();
       expect(result.data).toEqual({ Post: { byId: { tags: ['x', 'NULL'] } } });

@@ -42,29 +42,49 @@ export async function withPage<T>(
   name: string,
   check: (page: Page, problems: string[]) => Promise<T>,
 ): Promise<T> {
+  return withPages(async (open, problems) => {
+    const page = await open(url);
+    const result = await check(page, problems);
+    await screenshot(page, name);
+    return result;
+  });
+}
+
+/**
+ * Several pages in one browser profile (they share localStorage, as a user's tabs do): `open(url)`
+ * loads one more page, guarded as `withPage` guards its page.
+ */
+export async function withPages<T>(check: (open: (url: string) => Promise<Page>, problems: string[]) => Promise<T>): Promise<T> {
   const browser = await launchChromium();
   const problems: string[] = [];
   try {
-    const page = await browser.newPage();
-    await page.route('**/*', (route) => {
-      const host = new URL(route.request().url()).hostname;
-      if (host === '127.0.0.1' || host === 'localhost' || route.request().url().startsWith('data:')) return route.continue();
-      problems.push(`external request: ${route.request().url()}`);
-      return route.abort();
-    });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-    await page.goto(url, { waitUntil: 'networkidle', timeout: 20_000 });
-    const result = await check(page, problems);
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-    return result;
+    const context = await browser.newContext();
+    const open = async (url: string) => {
+      const page = await context.newPage();
+      await page.route('**/*', (route) => {
+        const host = new URL(route.request().url()).hostname;
+        if (host === '127.0.0.1' || host === 'localhost' || route.request().url().startsWith('data:')) return route.continue();
+        problems.push(`external request: ${route.request().url()}`);
+        return route.abort();
+      });
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('requestfailed', (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+      await page.goto(url, { waitUntil: 'networkidle', timeout: 20_000 });
+      return page;
+    };
+    return await check(open, problems);
   } finally {
     await browser.close();
   }
+}
+
+/** Save a screenshot of `page` under SCREENSHOT_DIR, for a reader of the test output. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
 /** Page suites call this at load: with ERGRAPH_REQUIRE_CHROMIUM (CI) a missing browser fails the run. */

@@ -3,13 +3,12 @@
  * mistake is exit code 2 and one line on stderr, `<tool>: <what was wrong> (run <tool> --help for
  * usage)`, whichever parser or command noticed it.
  */
+import { EXIT } from './io.js';
 
 /** A command-line mistake: exit 2 with one line, not 1. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
-
-export const USAGE_EXIT = 2;
 
 /** yargs reports its own parse failures (unknown command, missing option) as `YError`. */
 export function isUsageError(error: unknown): error is Error {
@@ -25,5 +24,5 @@ export function usageLine(tool: string, error: Error): string {
 /** Writes the usage line and answers the exit code: what both CLIs do with a usage error. */
 export function reportUsageError(tool: string, error: Error, stderr: { write(s: string): unknown }): number {
   stderr.write(usageLine(tool, error));
-  return USAGE_EXIT;
+  return EXIT.usage;
 }

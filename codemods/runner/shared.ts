@@ -1,0 +1,142 @@
+/**
+ * The steps of a segment over one parse per script: every step scans the one tree of each file,
+ * then adds its edits to one change set per file, applied at once. When two steps claim the same
+ * text, that file falls back to running the steps one after another on text.
+ */
+import { applyFile, handles, scanFile } from '../apply.js';
+import { append } from '../lib/append.js';
+import { fileChanges, OverlapError } from '../lib/changes.js';
+import { fixImports, type ImportFixes } from '../lib/import-fixes.js';
+import { parseSource } from '../lib/parse.js';
+import { scriptOf, type Script } from '../lib/script.js';
+import { importFixes, projectOf, stepWants } from '../script-steps.js';
+import type { Transform, TransformOptions } from '../types.js';
+import type { Outcomes, StepOutcome } from './types.js';
+
+/**
+ * The steps' import fixes as one. Plain loops: built per file, and `Object.assign({}, ...list)`
+ * over the steps' differently shaped `rename` maps took a slow generic path (~1% of a run).
+ */
+function mergeFixes(all: readonly ImportFixes[]): ImportFixes {
+  const drop = new Set<string>();
+  const removeReExports = new Set<string>();
+  const rename: Record<string, string> = {};
+  let relocate = false;
+  for (const f of all) {
+    for (const name of f.drop ?? []) drop.add(name);
+    for (const name of f.removeReExports ?? []) removeReExports.add(name);
+    if (f.rename) for (const name of Object.keys(f.rename)) rename[name] = f.rename[name]!;
+    relocate ||= !!f.relocate;
+  }
+  return { drop: [...drop], rename, removeReExports: [...removeReExports], relocate };
+}
+
+/** The steps over one shared parse per script; other files (GraphQL documents) through `apply`. */
+export function runShared(
+  steps: readonly Transform[],
+  files: readonly string[],
+  texts: Map<string, string>,
+  options: TransformOptions,
+  trees: Map<string, Script>,
+  /** Scripts no step has work in, read without holding their trees: they come out as they went in. */
+  quiet: ReadonlySet<string>,
+  /** Scripts past the memory budget: parsed again when a pass reaches them, then let go. */
+  unheld: ReadonlySet<string>,
+  progress: () => void,
+): Outcomes {
+  // A file past the budget parsed without an error before, so it parses again.
+  const scriptFor = (file: string, text: string): Script | undefined =>
+    trees.get(file) ?? (unheld.has(file) ? scriptOf(parseSource(text, file), projectOf(options)) : undefined);
+  const outcomes: Outcomes = new Map();
+  const facts = new Map<Transform, unknown[]>(steps.map((t) => [t, []]));
+  const failed = new Map<string, Error>();
+  // Scan: every step reads the one tree of each file.
+  for (const file of files) {
+    if (quiet.has(file)) continue;
+    const text = texts.get(file)!;
+    const script = scriptFor(file, text);
+    for (const step of steps) {
+      if (!handles(step, file)) continue;
+      try {
+        if (script && step.script) {
+          if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script));
+        } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file));
+      } catch (error) {
+        failed.set(file, error as Error);
+      }
+    }
+  }
+  for (const file of files) {
+    const text = texts.get(file)!;
+    const mine = steps.filter((s) => handles(s, file));
+    if (failed.has(file)) {
+      outcomes.set(file, [{ transform: mine[0]?.name ?? '?', error: failed.get(file) }]);
+      progress();
+      continue;
+    }
+    if (quiet.has(file)) {
+      outcomes.set(file, [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
+      progress();
+      continue;
+    }
+    const script = scriptFor(file, text);
+    if (script && mine.every((s) => s.script)) {
+      try {
+        const ch = fileChanges(script.sf);
+        const active = mine.filter((s) => stepWants(s.script!, script));
+        const edited = new Set<string>();
+        for (const step of active) {
+          const before = ch.edits.length;
+          ch.step = step.name;
+          step.script!.apply(script, { facts: facts.get(step)!, options, changes: ch });
+          if (ch.edits.length > before) edited.add(step.name);
+        }
+        ch.step = undefined;
+        const importEdits = ch.edits.length;
+        fixImports(ch, script.imports, mergeFixes(active.map((s) => importFixes(s.script!, script))));
+        const last = active[active.length - 1]?.name;
+        if (last && ch.edits.length > importEdits && edited.size === 0) edited.add(last);
+        const result = ch.result();
+        const list: StepOutcome[] = active.map((step, i) => {
+          const isLast = i === active.length - 1;
+          const prefix = `${step.name}: `;
+          return {
+            transform: step.name,
+            changed: edited.has(step.name),
+            result: {
+              output: result.output,
+              manual: result.manual.filter((m) => (m.transform ?? last) === step.name),
+              // Notes of the merged import pass (no step prefix) go with the last step.
+              notes: result.notes.filter((n) => n.startsWith(prefix) || (isLast && !active.some((a) => n.startsWith(`${a.name}: `)))).map((n) => (n.startsWith(prefix) ? n.slice(prefix.length) : n)),
+              ...(step.script!.finish?.(script) ?? {}),
+            },
+          };
+        });
+        outcomes.set(file, list.length > 0 ? list : [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
+        // Done with this tree: the collector can take it back while the other files are migrated.
+        trees.delete(file);
+        progress();
+        continue;
+      } catch (error) {
+        if (!(error instanceof OverlapError)) {
+          outcomes.set(file, [{ transform: mine[0]!.name, error: error as Error }]);
+          progress();
+          continue;
+        }
+        // Two steps claimed the same text: this file runs the steps one after another instead.
+        if (process.env.DBG) console.error('fallback', file, (error as Error).message);
+      }
+    }
+    let current = text;
+    const list: StepOutcome[] = [];
+    for (const step of mine) {
+      const outcome = applyFile(step, current, file, facts.get(step)!, options, false);
+      list.push({ transform: step.name, result: outcome.result, error: outcome.error });
+      if (outcome.error) break;
+      current = outcome.result!.output;
+    }
+    outcomes.set(file, list);
+    progress();
+  }
+  return outcomes;
+}

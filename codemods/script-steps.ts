@@ -1,0 +1,60 @@
+/**
+ * A step over a parsed script (`ScriptStep`) run alone, or made a whole `Transform` that parses
+ * text itself. The runner instead hands one script to every step of a chain (`runner/run.ts`).
+ */
+import { fileChanges } from './lib/changes.js';
+import { fixImports, type ImportFixes } from './lib/import-fixes.js';
+import { EMPTY_PROJECT, Project } from './lib/project.js';
+import { bindsHiddenNames, parseScript, type Script } from './lib/script.js';
+import type { ScriptStep, Transform, TransformOptions, TransformResult } from './types.js';
+
+export function projectOf(options: TransformOptions): Project {
+  return options.project instanceof Project ? options.project : EMPTY_PROJECT;
+}
+
+export function importFixes(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): ImportFixes {
+  const fixes = step.imports;
+  return typeof fixes === 'function' ? fixes(script) : (fixes ?? {});
+}
+
+const unchanged = (source: string): TransformResult => ({ output: source, manual: [], notes: [] });
+
+/** Whether a step may have work in a script: its text test, or names that test cannot see. */
+export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): boolean {
+  return step.wants(script.source) || bindsHiddenNames(script);
+}
+
+/** One step alone over a parsed script (no scan pass over a tree: the file's own facts still count). */
+export function applyStep<F>(step: ScriptStep<F>, script: Script, facts: readonly F[], options: TransformOptions): TransformResult {
+  if (!stepWants(step, script)) return unchanged(script.source);
+  const changes = fileChanges(script.sf);
+  const known = facts.length > 0 || !step.scan ? facts : step.scan(script);
+  step.apply(script, { facts: known, options, changes });
+  fixImports(changes, script.imports, importFixes(step, script));
+  return { ...changes.result(), ...step.finish?.(script) };
+}
+
+/** Only a relative import or require can bring in a barrel's alias: without one the text test decides alone. */
+const RELATIVE_MODULE = /(?:from|require\s*\(|import\s*\()\s*['"]\./;
+
+/** A transform over scripts: `scan`/`apply` on text parse and delegate to the shared-tree step. */
+export function scriptTransform<F>(
+  meta: Omit<Transform<F>, 'scan' | 'apply' | 'script'>,
+  step: ScriptStep<F>,
+): Transform<F> {
+  return {
+    ...meta,
+    script: step,
+    scan: step.scan
+      ? (source, file, options = {}) => {
+          if (!step.wants(source) && !RELATIVE_MODULE.test(source)) return [];
+          const script = parseScript(source, file, projectOf(options));
+          return stepWants(step, script) ? step.scan!(script) : [];
+        }
+      : undefined,
+    apply(source, { file, facts, options }) {
+      // Parsed even when the step has nothing to do here: a file that does not parse is reported by every transform.
+      return applyStep(step, parseScript(source, file, projectOf(options)), facts, options);
+    },
+  };
+}

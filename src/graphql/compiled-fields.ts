@@ -1,0 +1,274 @@
+/**
+ * The compiled executor's fields: each resolved the way its plan says (a property, a resolver, a
+ * root method, a relationship load), completed now when its value is there, or queued on the
+ * level when it must be waited for: a promise, or a key that joins its loader's group.
+ */
+import { getArgumentValues, type GraphQLResolveInfo } from 'graphql';
+import type DataLoader from 'dataloader';
+import { BUBBLE, Completer, isThenable, type Completed, type Obj, type Pos } from './compiled-values.js';
+import { keyOf, MISSING } from './keys.js';
+import type { LoadSource } from './native.js';
+import type { Completion, FieldPlan, Plan, Selection } from './plan.js';
+import type { Run } from './run.js';
+
+/** A field whose value arrives later: it is completed by the next level. */
+export interface Slot {
+  field: FieldPlan;
+  /** Where the completed value goes: `out[key]` (the field's object, or a list for an item). */
+  out: Obj | unknown[];
+  /** The position of the object (or list) holding the value (undefined: the root). */
+  pos: Pos | undefined;
+  /** A list item's completion and index; a field's own completion and key when absent. */
+  completion?: Completion;
+  key?: number;
+  load?: LoadSource;
+  group?: LoadGroup;
+  at?: number;
+  value?: unknown;
+  error?: unknown;
+  failed?: boolean;
+}
+
+/** All keys one loader gets at one level. */
+export interface LoadGroup {
+  loader: DataLoader<unknown, unknown>;
+  keys: unknown[];
+  index: Map<unknown, number>;
+  values?: unknown[];
+  /**
+   * Column pruning: the union of the target fields the group's fields read, or null once one of
+   * them needs every field; the level then loads through `narrow.loader(union)` (as levels.ts).
+   */
+  fields: Set<string> | null;
+  narrow?: LoadSource['narrow'];
+  /** Sources already unioned (one per field and run: the union is taken once, not per parent). */
+  fieldsFrom?: Set<LoadSource>;
+}
+
+export class Level {
+  readonly slots: Slot[] = [];
+  readonly groups = new Map<DataLoader<unknown, unknown>, LoadGroup>();
+  readonly waiting: Promise<void>[] = [];
+  get empty(): boolean {
+    return this.slots.length === 0;
+  }
+}
+
+/** Per run and field: argument values read from variables, and a load field's source. */
+interface FieldRun {
+  args?: Record<string, unknown>;
+  argsError?: unknown;
+  source?: LoadSource;
+  sourceError?: unknown;
+  /** The load group the field last joined, and at which level. */
+  level?: Level;
+  group?: LoadGroup;
+}
+
+const groupKey = (key: unknown) => (key !== null && typeof key === 'object' ? JSON.stringify(key) : key);
+
+/** Resolves and completes fields, queueing on the current level what must be waited for. */
+export abstract class FieldWalk extends Completer {
+  protected level = new Level();
+  private readonly fieldRuns: (FieldRun | undefined)[];
+
+  constructor(
+    plan: Plan,
+    context: Run,
+    protected readonly variables: Record<string, unknown>,
+    protected readonly rootValue: unknown,
+  ) {
+    super(plan, context);
+    this.fieldRuns = new Array(plan.fieldCount);
+  }
+
+  /** Complete an object's fields; queued ones get a placeholder so keys keep selection order. */
+  protected object(selection: Selection, source: unknown, out: Obj, pos: Pos | undefined): Completed {
+    for (const field of selection.fields) {
+      const result = this.field(field, source, out, pos);
+      if (result === BUBBLE) return BUBBLE;
+    }
+    return out;
+  }
+
+  protected override field(field: FieldPlan, source: unknown, out: Obj, pos: Pos | undefined): Completed {
+    let value: unknown;
+    switch (field.kind) {
+      case 'typename':
+        out[field.key] = field.parentType.name;
+        return undefined;
+      case 'property':
+        // graphql-js's default resolver reads properties of objects only: a string has no `length` here.
+        value = (typeof source === 'object' && source !== null) || typeof source === 'function' ? (source as Obj)[field.name] : undefined;
+        if (typeof value === 'function') return this.resolved(field, source, out, pos, () => this.callProperty(field, source, pos));
+        break;
+      case 'group':
+        value = source;
+        break;
+      case 'operation': {
+        const args = this.args(field, pos);
+        if (args === undefined) return this.argsFailed(field, out, pos);
+        const invoke = (field.native as Extract<FieldPlan['native'], { kind: 'operation' }>).invoke;
+        return this.resolved(field, source, out, pos, () => invoke(args, this.context));
+      }
+      case 'load':
+        return this.load(field, source, out, pos);
+      case 'resolve':
+        return this.resolved(field, source, out, pos, () => {
+          const args = this.args(field, pos);
+          if (args === undefined) throw this.fieldRun(field).argsError;
+          return field.def.resolve!(source, args, this.context, this.info(field, pos));
+        });
+    }
+    if (isThenable(value)) return this.wait(field, out, pos, value);
+    const result = this.value(field.completion, value, field, pos, out, field.key);
+    if (result === BUBBLE) return BUBBLE;
+    out[field.key] = result;
+    return undefined;
+  }
+
+  /** A field whose argument values failed: that error, as if its resolver had thrown it. */
+  protected argsFailed(field: FieldPlan, out: Obj, pos: Pos | undefined): Completed {
+    const result = this.fail(field, this.fieldRun(field).argsError, pos);
+    if (result === BUBBLE) return BUBBLE;
+    out[field.key] = result;
+    return undefined;
+  }
+
+  /** Call a resolver-like function: its value now, or later when it returns a promise. */
+  protected resolved(field: FieldPlan, _source: unknown, out: Obj, pos: Pos | undefined, call: () => unknown): Completed {
+    let value: unknown;
+    try {
+      value = call();
+    } catch (error) {
+      const result = this.fail(field, error, pos);
+      if (result === BUBBLE) return BUBBLE;
+      out[field.key] = result;
+      return undefined;
+    }
+    if (isThenable(value)) return this.wait(field, out, pos, value);
+    const result = this.value(field.completion, value, field, pos, out, field.key);
+    if (result === BUBBLE) return BUBBLE;
+    out[field.key] = result;
+    return undefined;
+  }
+
+  protected wait(field: FieldPlan, out: Obj | unknown[], pos: Pos | undefined, promise: PromiseLike<unknown>, item?: { c: Completion; key: number }): undefined {
+    // `out` came from the selection's template or builder: the key is there, null, until completed.
+    const slot: Slot = item ? { field, out, pos, completion: item.c, key: item.key } : { field, out, pos };
+    this.level.slots.push(slot);
+    this.level.waiting.push(
+      Promise.resolve(promise).then(
+        (value) => {
+          slot.value = value;
+        },
+        (error: unknown) => {
+          slot.failed = true;
+          slot.error = error;
+        },
+      ),
+    );
+    return undefined;
+  }
+
+  protected load(field: FieldPlan, parent: unknown, out: Obj, pos: Pos | undefined): Completed {
+    const native = field.native as Extract<FieldPlan['native'], { kind: 'load' }>;
+    const run = this.fieldRun(field);
+    if (!run.source && run.sourceError === undefined) {
+      const args = this.args(field, pos);
+      if (args === undefined) run.sourceError = run.argsError;
+      else {
+        try {
+          run.source = native.source(this.context, args, field.selection!, this.info(field, pos));
+        } catch (error) {
+          run.sourceError = error ?? new Error('load source failed');
+        }
+      }
+    }
+    if (!run.source) {
+      const result = this.fail(field, run.sourceError, pos);
+      if (result === BUBBLE) return BUBBLE;
+      out[field.key] = result;
+      return undefined;
+    }
+    const key = keyOf(parent, native.relationship);
+    if (key === MISSING) {
+      const result = this.value(field.completion, native.empty(), field, pos, out, field.key);
+      if (result === BUBBLE) return BUBBLE;
+      out[field.key] = result;
+      return undefined;
+    }
+    const source = run.source;
+    // The field's group at this level, remembered on its run: found (and its fields unioned) once
+    // per field and level, not per parent.
+    let group = run.level === this.level ? run.group! : undefined;
+    if (!group) {
+      group = this.level.groups.get(source.loader);
+      if (!group) {
+        const narrow = source.narrow;
+        this.level.groups.set(source.loader, (group = { loader: source.loader, keys: [], index: new Map(), fields: narrow ? new Set() : null, narrow }));
+      }
+      if (group.fields) {
+        if (!source.narrow) group.fields = null;
+        else if (!group.fieldsFrom?.has(source)) {
+          (group.fieldsFrom ??= new Set()).add(source);
+          for (const name of source.narrow.fields) group.fields.add(name);
+        }
+      }
+      run.level = this.level;
+      run.group = group;
+    }
+    const id = groupKey(key);
+    let at = group.index.get(id);
+    if (at === undefined) {
+      at = group.keys.length;
+      group.keys.push(key);
+      group.index.set(id, at);
+    }
+    this.level.slots.push({ field, out, pos, load: source, group, at });
+    return undefined;
+  }
+
+  private fieldRun(field: FieldPlan): FieldRun {
+    let run = this.fieldRuns[field.id];
+    if (!run) this.fieldRuns[field.id] = run = {};
+    return run;
+  }
+
+  /** Argument values, read from variables once per run; undefined when they fail (see argsError). */
+  protected args(field: FieldPlan, _pos: Pos | undefined): Record<string, unknown> | undefined {
+    if (field.args) return field.args;
+    const run = this.fieldRun(field);
+    if (!run.args && run.argsError === undefined) {
+      try {
+        run.args = getArgumentValues(field.def, field.nodes[0]!, this.variables);
+      } catch (error) {
+        run.argsError = error;
+      }
+    }
+    return run.args;
+  }
+
+  protected callProperty(field: FieldPlan, source: unknown, pos: Pos | undefined): unknown {
+    // graphql-js's default resolver calls a function-valued property as a method.
+    const args = this.args(field, pos);
+    if (args === undefined) throw this.fieldRun(field).argsError;
+    return (source as Record<string, (...a: unknown[]) => unknown>)[field.name]!(args, this.context, this.info(field, pos));
+  }
+
+  protected info(field: FieldPlan, pos: Pos | undefined): GraphQLResolveInfo {
+    const { plan } = this;
+    return {
+      fieldName: field.name,
+      fieldNodes: field.nodes,
+      returnType: field.def.type,
+      parentType: field.parentType,
+      path: { prev: pos, key: field.key, typename: field.parentType.name },
+      schema: plan.schema,
+      fragments: plan.fragments,
+      rootValue: this.rootValue,
+      operation: plan.operation,
+      variableValues: this.variables,
+    };
+  }
+}

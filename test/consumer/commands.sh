@@ -84,5 +84,11 @@ while IFS= read -r doc_line; do
     fi
   done < <(variants "$doc_line")
 done <<< "$lines"
+# What a plain install is told: doctor passes and lists what is unavailable; a command needing
+# optional peers names all of them and the install line.
+code=0; node_modules/.bin/ergraph doctor > doctor.out 2>&1 || code=$?
+{ [ "$code" = 0 ] && grep -q "unavailable: ergraph/orm" doctor.out; } || { cat doctor.out; echo "   doctor on a plain install: exit $code, or no 'unavailable:' line"; failures=$((failures + 1)); }
+line="$(node_modules/.bin/ergraph compat report --database "$unreachable_db" 2>&1 || true)"
+[[ "$line" == "ergraph: compat report --database postgres:… needs pg and drizzle-orm, which are not installed: npm install pg@"* ]] || { echo "   compat report without pg: $line"; failures=$((failures + 1)); }
 echo "   $count command lines run from the docs in $(( $(date +%s) - started )) s, $failures failed"
 [ "$failures" = 0 ]

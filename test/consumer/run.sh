@@ -5,7 +5,9 @@
 # it with node, (c) run a vitest file on handler.schema, (d) run ergraph-migrate on old code and
 # compile the output, (e) type-check (and run) the TypeScript blocks of README.md and docs/*.md, (f) in a CommonJS
 # project, load its TypeScript app with both CLIs and compile it with `module: commonjs`, (g) run
-# attw over the tarball. Prints its duration.
+# attw over the tarball. Beside those: every ergraph/ergraph-migrate line of the docs on a plain
+# install (commands.sh), docs/install.md's setup per package manager as written (setup.sh), and
+# TypeScript 7 (typescript7.sh). Prints its duration.
 set -euo pipefail
 started=$(date +%s)
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -106,8 +106,19 @@ export class Budget {
     return this.exceed(`The operation ran longer than ${this.timeout} ms (limits.timeout)`, 'timeout', this.timeout as number);
   }
 
+  private abort: AbortController | undefined;
+  /** Aborted (with the budget's error) once the budget is spent; made on first use. */
+  get signal(): AbortSignal {
+    if (!this.abort) {
+      this.abort = new AbortController();
+      if (this.exceeded) this.abort.abort(this.exceeded);
+    }
+    return this.abort.signal;
+  }
+
   private exceed(message: string, limit: keyof typeof BUDGET_CODES, value: number): BudgetExceeded {
     this.exceeded ??= new GraphQLError(message, { extensions: { code: BUDGET_CODES[limit], limit: value } });
+    this.abort?.abort(this.exceeded);
     return new BudgetExceeded(this.exceeded);
   }
 }

@@ -11,8 +11,8 @@ import yargs from 'yargs';
 import { EXIT as COMMON_EXIT, processIO, type CommandIO } from '../src/cli-kit/io.js';
 import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
 import { detectVersion } from './detect.js';
-import { findTransform, KNOWN_VERSIONS, knownVersion, transforms, upgradePath } from './registry.js';
-import { collectFiles } from './runner/files.js';
+import { nothingToDo, planUpgrade, readScripts, tooOld, type UpgradePlan } from './plan.js';
+import { findTransform, KNOWN_VERSIONS, knownVersion, transforms } from './registry.js';
 import { changedSince, commitFiles, dirtyWorkTrees, outsideGit } from './runner/git.js';
 import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
@@ -147,6 +147,12 @@ async function execute(steps: Transform[], args: RunArgs, io: CliIO): Promise<nu
     reports.push(report);
   }
   const last = reports[reports.length - 1]!;
+  const idle = reports.every((r) => r.summary.changed === 0 && r.summary.companions === 0 && r.summary.errors === 0 && r.summary.pending === 0);
+  if (idle) {
+    const scripts = new Map(last.files.filter((f) => !f.companionOf).map((f) => [resolve(io.cwd, f.file), f.after]));
+    const marked = Math.max(...reports.map((r) => r.summary.manual));
+    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked)}\n`);
+  }
   if (args.report) writeReport(args.report, last, io);
   if (reports.some((r) => r.summary.errors > 0)) return EXIT.errors;
   if (reports.some((r) => r.summary.pending > 0)) return EXIT.manual;
@@ -166,24 +172,6 @@ function guarded<T>(fn: () => T): T {
 function listing(): string {
   const width = Math.max(...transforms.map((t) => t.name.length));
   return transforms.map((t) => `${t.name.padEnd(width)}  ${t.from} → ${t.to}  ${t.description}\n`).join('');
-}
-
-/** `upgrade` without `--from`: the version the code and the installed package are at. */
-function detectedSteps(to: string, args: RunArgs, io: CliIO): Transform[] {
-  const scripts = collectFiles(args.paths, { cwd: io.cwd, ignore: args.ignore, extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] });
-  const texts = new Map<string, string>();
-  for (const f of scripts.files) {
-    try {
-      texts.set(f, readFileSync(f, 'utf8'));
-    } catch {
-      // unreadable files are reported by the run itself
-    }
-  }
-  const found = detectVersion(texts, io.cwd);
-  if (!found.version)
-    throw new UsageError(`cannot tell which version the code is at (no old API shapes, no installed ergraph): pass --from <${KNOWN_VERSIONS.join('|')}>`);
-  io.stdout.write(`detected version ${found.version}: ${found.evidence.join('; ')}\n`);
-  return upgradePath(found.version, to);
 }
 
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
@@ -237,20 +225,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         if (a.from !== undefined && !knownVersion(String(a.from)))
           throw new UsageError(`unknown version ${a.from}: known versions are ${KNOWN_VERSIONS.join(', ')}`);
         if (args.paths.length === 0) throw new UsageError('no paths given');
-        let steps: Transform[];
+        let plan: UpgradePlan;
         try {
-          steps = a.from === undefined ? detectedSteps(to, args, io) : upgradePath(String(a.from), to);
+          const from = a.from === undefined ? undefined : knownVersion(String(a.from))!;
+          plan = planUpgrade(knownVersion(to)!, from, () => detectVersion(readScripts(args.paths, io.cwd, args.ignore), io.cwd));
         } catch (e) {
           throw new UsageError((e as Error).message);
         }
-        if (steps.length === 0) throw new UsageError(`no transform between ${a.from ?? 'the detected version'} and ${to}`);
-        io.stdout.write(`steps: ${steps.map((t) => t.name).join(' → ')}\n`);
-        code = await execute(steps, args, io);
+        io.stdout.write(`${plan.line}\nsteps: ${plan.steps.map((t) => t.name).join(' → ')}\n`);
+        code = await execute(plan.steps, args, io);
       },
     );
   for (const t of transforms)
     parser.command(`${t.name} <paths..>`, `${t.from} → ${t.to}: ${t.description}`, {}, async (a) => {
-      code = await execute([findTransform(t.name)!], argsOf(a), io);
+      const args = argsOf(a);
+      const refused = tooOld(t, readScripts(args.paths, io.cwd, args.ignore), io.cwd, args.paths);
+      if (refused) {
+        io.stderr.write(`ergraph-migrate: ${refused}\n`);
+        code = EXIT.usage;
+        return;
+      }
+      code = await execute([findTransform(t.name)!], args, io);
     });
   parser
     .demandCommand(1, 'give a transform, upgrade or list')

@@ -1,13 +1,13 @@
 /**
  * `upgrade --to <v>` without `--from`: the starting version read from the code (the oldest old-API
- * shape present, `evidence.ts`) and from the installed `ergraph` package, whichever is older. Text
- * patterns suffice here: they only choose which steps run, and every step recognises its own
- * shapes precisely (a step with nothing to do changes nothing).
+ * shape present, `evidence.ts`) and from the installed `ergraph` package, whichever is older. Text patterns
+ * suffice here: they only choose which steps run, and every step recognises its own shapes
+ * precisely (a step with nothing to do changes nothing).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { evidenceIn } from './evidence.js';
-import { compareVersions, knownVersion, KNOWN_VERSIONS } from './registry.js';
+import { compareVersions, knownVersion, KNOWN_VERSIONS } from './versions.js';
 
 export interface Detection {
   /** The known version the code is at, or undefined when nothing says. */

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { SCRIPT_EXTENSIONS } from './lib/parse.js';
 import { detectVersion, type Detection } from './detect.js';
-import { compareVersions, KNOWN_VERSIONS, upgradePath } from './registry.js';
+import { compareVersions, KNOWN_VERSIONS, stepsBetween } from './versions.js';
 import { collectFiles } from './runner/files.js';
-import type { Transform } from './types.js';
+import type { StepMeta } from './types.js';
 
 /** The scripts under `paths`, as the detector reads them. */
 export function readScripts(paths: readonly string[], cwd: string, ignore: readonly string[]): Map<string, string> {
@@ -31,8 +31,8 @@ function previous(to: string): string {
   return KNOWN_VERSIONS[Math.max(0, i - 1)]!;
 }
 
-export interface UpgradePlan {
-  steps: Transform[];
+export interface UpgradePlan<T extends StepMeta> {
+  steps: T[];
   /** For the console: where the run starts and why. */
   line: string;
 }
@@ -41,7 +41,7 @@ export interface UpgradePlan {
  * `upgrade`'s steps: from `--from`, else from the detected version; never fewer than the steps
  * landing at `to`. Throws a RangeError for a target older than the start.
  */
-export function planUpgrade(to: string, from: string | undefined, detected: () => Detection): UpgradePlan {
+export function planUpgrade<T extends StepMeta>(to: string, from: string | undefined, detected: () => Detection, all: readonly T[]): UpgradePlan<T> {
   let start = from;
   let line: string;
   if (start !== undefined) {
@@ -55,7 +55,7 @@ export function planUpgrade(to: string, from: string | undefined, detected: () =
       : `detected version: no old-API shapes in the code and no installed ergraph${found.evidence.length ? ` (${found.evidence.join('; ')})` : ''}`;
   }
   const last = previous(to);
-  const steps = upgradePath(start !== undefined && compareVersions(start, last) < 0 ? start : last, to);
+  const steps = stepsBetween(start !== undefined && compareVersions(start, last) < 0 ? start : last, to, all, true);
   return { steps, line };
 }
 
@@ -63,10 +63,10 @@ export function planUpgrade(to: string, from: string | undefined, detected: () =
  * Why a single step must not run on `texts`: the code shows shapes an earlier step rewrites
  * (v5-to-v6 on v5.4 code). Only the code is asked; an installed package may lag behind it.
  */
-export function tooOld(step: Transform, texts: ReadonlyMap<string, string>, cwd: string, paths: readonly string[]): string | undefined {
+export function tooOld(step: StepMeta, texts: ReadonlyMap<string, string>, cwd: string, paths: readonly string[], all: readonly StepMeta[]): string | undefined {
   const found = detectVersion(texts, cwd, { codeOnly: true });
   if (!found.version || compareVersions(found.version, step.to) >= 0) return undefined;
-  const path = upgradePath(found.version, step.to);
+  const path = stepsBetween(found.version, step.to, all, true);
   const earlier = path.filter((t) => compareVersions(t.to, step.to) < 0);
   if (earlier.length === 0) return undefined;
   return (

@@ -5,7 +5,9 @@
 # it with node, (c) run a vitest file on handler.schema, (d) run ergraph-migrate on old code and
 # compile the output, (e) type-check (and run) the TypeScript blocks of README.md and docs/*.md, (f) in a CommonJS
 # project, load its TypeScript app with both CLIs and compile it with `module: commonjs`, (g) run
-# attw over the tarball. Prints its duration.
+# attw over the tarball. Beside those: every ergraph/ergraph-migrate line of the docs on a plain
+# install (commands.sh), docs/install.md's setup per package manager as written (setup.sh), and
+# TypeScript 7 (typescript7.sh). Prints its duration.
 set -euo pipefail
 started=$(date +%s)
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -36,6 +38,9 @@ for sub in "" /http /usecase /mcp /compat /migrate; do
   node --input-type=module -e "await import('ergraph$sub')" || fail "import ergraph$sub without optional peers"
 done
 
+step "every ergraph and ergraph-migrate command of README.md and docs/*.md, with only ergraph installed (no stack trace)"
+bash "$here/commands.sh" "$work/empty" "$root" || fail "a documented command printed a stack trace or a raw module error (above)"
+
 step "pnpm add <tarball>"
 mkdir "$work/pnpm" && cd "$work/pnpm"
 echo '{ "name": "p", "version": "1.0.0", "type": "module", "private": true }' > package.json
@@ -52,6 +57,9 @@ yarn_line="$(grep -m1 '^yarn add ergraph ' "$root/README.md" | sed 's/#.*//')"
 npx -y yarn@1 add "file:$tgz" ${yarn_line#yarn add ergraph } > install.log 2>&1 || { cat install.log; fail "yarn add (the README's line: $yarn_line)"; }
 grep -E 'ergraph@.*unmet peer' install.log && fail "yarn 1 reports unmet peers of ergraph"
 node --input-type=module -e "await import('ergraph')" || fail "import ergraph under yarn"
+
+step "docs/install.md's setup per package manager (npm, pnpm, yarn 1), as written: install lines, tsc --init, tsx, vitest"
+bash "$here/setup.sh" "$tgz" "$work" || fail "docs/install.md's setup does not work as written (above)"
 
 step "consumer project: npm install"
 cp -r "$here/app" "$work/app" && cd "$work/app"
@@ -108,6 +116,9 @@ npx tsc -p readme/tsconfig.json || fail "README/docs blocks do not type-check ag
 for file in $(node -e "for (const p of require('./readme/plan.json')) if (p.run) console.log(p.file)"); do
   timeout 120 npx tsx "readme/$file" > /dev/null || fail "README/docs block readme/$file does not run"
 done
+
+step "TypeScript 7: the app, the docs' blocks, ergraph-migrate in a project on typescript@7"
+bash "$here/typescript7.sh" "$tgz" "$work/app" || fail "TypeScript 7 (above)"
 
 step "(f) a CommonJS project (package.json as npm init writes it): the CLIs load its TypeScript app"
 mkdir -p "$work/cjs/src" && cd "$work/cjs"

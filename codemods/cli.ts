@@ -4,186 +4,29 @@
  *
  * Exit codes: 0 done · 1 errors (unparsable files, dirty git tree, I/O) · 2 usage ·
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found.
+ *
+ * This module loads only yargs and the steps' metadata: `--help`, `list`, `--version` and usage
+ * errors answer without TypeScript's parser (issue 31.3; test/codemods/cli-start.test.ts).
+ * Commands that touch files load cli-run.ts, and through it the steps they run.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import yargs from 'yargs';
-import { EXIT as COMMON_EXIT, processIO, type CommandIO } from '../src/cli-kit/io.js';
+import { processIO, type CommandIO } from '../src/cli-kit/io.js';
 import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
-import { detectVersion } from './detect.js';
-import { findTransform, KNOWN_VERSIONS, knownVersion, transforms, upgradePath } from './registry.js';
-import { collectFiles } from './runner/files.js';
-import { changedSince, commitFiles, dirtyWorkTrees, outsideGit } from './runner/git.js';
-import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
-import { runMigration, type MigrationReport } from './runner/run.js';
-import type { Transform, TransformOptions } from './types.js';
-import { SchemaLoadError } from './v5-to-v6/schema.js';
-import { findV6Schema } from './v5-to-v6/sources.js';
+import { packageVersion } from '../src/cli-kit/version.js';
+import { catalog, type CatalogEntry } from './catalog.js';
+import type { RunArgs } from './cli-run.js';
+import { EXIT } from './exit.js';
+import { KNOWN_VERSIONS, knownVersion, stepsBetween } from './versions.js';
 
-export const EXIT = { ...COMMON_EXIT, manual: 3 } as const;
+export { EXIT } from './exit.js';
 
 export type CliIO = CommandIO;
 
-interface RunArgs {
-  paths: string[];
-  dryRun: boolean;
-  report?: string;
-  force: boolean;
-  ignore: string[];
-  workers?: number;
-  failOnManual: boolean;
-  schema?: string;
-  app?: string;
-  since?: string;
-  keepResponseKeys: boolean;
-  commitPerStep: boolean;
-}
-
-function progressBar(io: CliIO): ((done: number, total: number, step: string) => void) | undefined {
-  if (!io.stdout.isTTY) return undefined;
-  return (done, total, step) => {
-    const width = 30;
-    const filled = total === 0 ? width : Math.round((done / total) * width);
-    io.stdout.write(`\r${step.padEnd(18)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`);
-    if (done === total) io.stdout.write('\n');
-  };
-}
-
-function writeReport(path: string, report: MigrationReport, io: CliIO): void {
-  const abs = resolve(io.cwd, path);
-  mkdirSync(dirname(abs), { recursive: true });
-  writeFileSync(abs, abs.endsWith('.json') ? toJson(report) : toMarkdown(report));
-}
-
-function transformOptions(args: RunArgs): TransformOptions {
-  const options: TransformOptions = {};
-  // Only the non-default is passed, so transforms see exactly what the user asked for.
-  if (!args.keepResponseKeys) options.keepResponseKeys = false;
-  return options;
-}
-
-/** Refuses a writing run the user could not review and revert with git, unless --force. */
-function guard(args: RunArgs, io: CliIO, clean = false): number | undefined {
-  if (args.dryRun || (args.force && !clean)) return undefined;
-  const outside = outsideGit(args.paths, io.cwd);
-  if (outside.length > 0) {
-    io.stderr.write(`ergraph-migrate: refusing to write outside a git repository (${outside.join(', ')}): nothing would let you review or revert the changes; run git init, or pass --force\n`);
-    return EXIT.errors;
-  }
-  const dirty = dirtyWorkTrees(args.paths, io.cwd);
-  if (dirty.length > 0) {
-    io.stderr.write(
-      `ergraph-migrate: refusing to write into a git work tree with uncommitted changes (commit or stash them${clean ? '' : ', or pass --force'}):\n` +
-        dirty.map((d) => `${d.root}\n${d.status}\n`).join(''),
-    );
-    return EXIT.errors;
-  }
-  return undefined;
-}
-
-function print(report: MigrationReport, args: RunArgs, io: CliIO): void {
-  if (args.dryRun) io.stdout.write(unifiedDiffs(report));
-  for (const s of report.skipped) io.stderr.write(`skipped: ${s.file}: ${s.reason}\n`);
-  for (const f of report.files) {
-    if (f.error) io.stderr.write(`error: ${f.error} (left unchanged)\n`);
-    const manifest = manifestLine(f, args.dryRun);
-    if (manifest) io.stdout.write(`manifest: ${manifest}\n`);
-    for (const m of f.manual) io.stdout.write(`manual: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);
-    for (const m of f.pending) io.stdout.write(`pending: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);
-    for (const m of f.notForThisApi) io.stdout.write(`not for this API: ${f.file}:${m.line}:${m.column} (left alone)\n`);
-  }
-  io.stdout.write(`${summaryLine(report)}\n`);
-}
-
-async function execute(steps: Transform[], args: RunArgs, io: CliIO): Promise<number> {
-  if (args.paths.length === 0) throw new UsageError('no paths given');
-  if (args.report && !/\.(json|md)$/.test(args.report)) throw new UsageError(`--report must end in .json or .md: ${args.report}`);
-  const only = args.since ? guarded(() => changedSince(args.since!, args.paths, io.cwd)) : undefined;
-  const refused = guard(args, io, args.commitPerStep);
-  if (refused !== undefined) return refused;
-  const options = transformOptions(args);
-  const v5ToV6 = steps.some((t) => t.name === 'v5-to-v6');
-  // An explicit --schema is loaded before any file is read: a bad one stops the run at once.
-  if (v5ToV6 && args.schema) {
-    const found = await findV6Schema({ schema: args.schema, cwd: io.cwd }, new Map(), false);
-    options.schemas = found!.schemas;
-    io.stdout.write(`v6 schema: ${found!.source}\n`);
-  }
-  const resolveSchema = async (texts: ReadonlyMap<string, string>) => {
-    const changed = [...texts].some(([f, t]) => readFileSync(f, 'utf8') !== t);
-    const found = await findV6Schema({ app: args.app, cwd: io.cwd }, texts, changed, (line) => io.stderr.write(`note: ${line}\n`));
-    io.stdout.write(found ? `v6 schema: ${found.source}\n` : 'v6 schema: none found (no --schema, GraphQL Config, --app or ER graph in the given paths); documents needing it are listed as pending\n');
-    return found;
-  };
-  const run = (list: Transform[]) =>
-    runMigration({
-      transforms: list,
-      paths: args.paths,
-      cwd: io.cwd,
-      dryRun: args.dryRun,
-      ignore: args.ignore,
-      workers: args.workers,
-      options,
-      only,
-      onProgress: progressBar(io),
-      resolveSchema: v5ToV6 && !args.schema ? resolveSchema : undefined,
-    });
-  const reports: MigrationReport[] = [];
-  if (args.commitPerStep) {
-    for (const step of steps) {
-      const report = await run([step]);
-      print(report, args, io);
-      reports.push(report);
-      if (report.summary.errors > 0) break;
-      const changed = report.files.filter((f) => f.changed).map((f) => resolve(io.cwd, f.file));
-      if (changed.length > 0) {
-        const hashes = commitFiles(changed, `ergraph-migrate: ${step.name} (${step.from} → ${step.to})\n\n${step.description}`);
-        io.stdout.write(`committed ${step.name}: ${hashes.join(', ')} (${changed.length} files)\n`);
-      }
-    }
-  } else {
-    const report = await run(steps);
-    print(report, args, io);
-    reports.push(report);
-  }
-  const last = reports[reports.length - 1]!;
-  if (args.report) writeReport(args.report, last, io);
-  if (reports.some((r) => r.summary.errors > 0)) return EXIT.errors;
-  if (reports.some((r) => r.summary.pending > 0)) return EXIT.manual;
-  if (args.failOnManual && reports.some((r) => r.summary.manual > 0)) return EXIT.manual;
-  return EXIT.ok;
-}
-
-function guarded<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (isUsageError(error)) throw new UsageError((error as Error).message);
-    throw error;
-  }
-}
+const runner = () => import('./cli-run.js');
 
 function listing(): string {
-  const width = Math.max(...transforms.map((t) => t.name.length));
-  return transforms.map((t) => `${t.name.padEnd(width)}  ${t.from} → ${t.to}  ${t.description}\n`).join('');
-}
-
-/** `upgrade` without `--from`: the version the code and the installed package are at. */
-function detectedSteps(to: string, args: RunArgs, io: CliIO): Transform[] {
-  const scripts = collectFiles(args.paths, { cwd: io.cwd, ignore: args.ignore, extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] });
-  const texts = new Map<string, string>();
-  for (const f of scripts.files) {
-    try {
-      texts.set(f, readFileSync(f, 'utf8'));
-    } catch {
-      // unreadable files are reported by the run itself
-    }
-  }
-  const found = detectVersion(texts, io.cwd);
-  if (!found.version)
-    throw new UsageError(`cannot tell which version the code is at (no old API shapes, no installed ergraph): pass --from <${KNOWN_VERSIONS.join('|')}>`);
-  io.stdout.write(`detected version ${found.version}: ${found.evidence.join('; ')}\n`);
-  return upgradePath(found.version, to);
+  const width = Math.max(...catalog.map((t) => t.name.length));
+  return catalog.map((t) => `${t.name.padEnd(width)}  ${t.from} → ${t.to}  ${t.description}\n`).join('');
 }
 
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
@@ -237,26 +80,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         if (a.from !== undefined && !knownVersion(String(a.from)))
           throw new UsageError(`unknown version ${a.from}: known versions are ${KNOWN_VERSIONS.join(', ')}`);
         if (args.paths.length === 0) throw new UsageError('no paths given');
-        let steps: Transform[];
+        const run = await runner();
+        let steps: CatalogEntry[];
         try {
-          steps = a.from === undefined ? detectedSteps(to, args, io) : upgradePath(String(a.from), to);
+          steps = a.from === undefined ? run.detectedSteps(to, args, io, catalog) : stepsBetween(String(a.from), to, catalog, true);
         } catch (e) {
           throw new UsageError((e as Error).message);
         }
         if (steps.length === 0) throw new UsageError(`no transform between ${a.from ?? 'the detected version'} and ${to}`);
         io.stdout.write(`steps: ${steps.map((t) => t.name).join(' → ')}\n`);
-        code = await execute(steps, args, io);
+        code = await run.execute(steps, args, io);
       },
     );
-  for (const t of transforms)
+  for (const t of catalog)
     parser.command(`${t.name} <paths..>`, `${t.from} → ${t.to}: ${t.description}`, {}, async (a) => {
-      code = await execute([findTransform(t.name)!], argsOf(a), io);
+      code = await (await runner()).execute([t], argsOf(a), io);
     });
   parser
     .demandCommand(1, 'give a transform, upgrade or list')
     .strict()
     .help()
-    .version(false)
+    .version(packageVersion())
     .exitProcess(false)
     .epilogue('Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema.')
     .fail((message, error) => {
@@ -268,7 +112,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     if (isUsageError(error)) return reportUsageError('ergraph-migrate', error, io.stderr);
     if (!(error instanceof Error)) return reportUsageError('ergraph-migrate', new UsageError(String(error)), io.stderr);
     // Bad input (a schema that does not load, an --app module that throws): one line, nothing written.
-    io.stderr.write(`ergraph-migrate: ${error instanceof SchemaLoadError ? error.message : error.message.split('\n')[0]}\n`);
+    io.stderr.write(`ergraph-migrate: ${error.name === 'SchemaLoadError' ? error.message : error.message.split('\n')[0]}\n`);
     return EXIT.errors;
   }
   return code;

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { compareVersions, knownVersion, KNOWN_VERSIONS } from './registry.js';
+import { compareVersions, knownVersion, KNOWN_VERSIONS } from './versions.js';
 
 /** Shapes only code at that version (or older) has, oldest version first. */
 const SHAPES: readonly { version: string; what: string; pattern: RegExp }[] = [

@@ -62,6 +62,9 @@ export interface Transform<Fact = unknown> {
   script?: ScriptStep<Fact>;
 }
 
+/** A step's identity: what the CLI lists and `upgrade` chains by, known without loading the step. */
+export type StepMeta = Pick<Transform, 'name' | 'from' | 'to' | 'description'>;
+
 export interface ScriptStep<Fact = unknown> {
   /** Cheap text test: false means nothing for this step in the file (no parse on its behalf). */
   wants(source: string): boolean;

@@ -14,7 +14,7 @@ import { graphiqlHtml } from '../src/graphql/graphiql.js';
 import { mountGraphQL, RequestError, type GraphQLEndpoint, type GraphQLHttpOptions } from '../src/http/over-http.js';
 import type { CompatHandler } from './handler.js';
 import { sunsetGate, type SunsetOptions } from './sunset.js';
-import { usageRoute } from './usage-route.js';
+import { usageRoute, type UsageAccess } from './usage-route.js';
 
 export interface CompatAppOptions extends SunsetOptions, Partial<Omit<GraphQLHttpOptions, 'path' | 'headers'>> {
   /** Where the v5 endpoint is served (default `/graphql`). */
@@ -29,6 +29,12 @@ export interface CompatAppOptions extends SunsetOptions, Partial<Omit<GraphQLHtt
   clientHeader?: string;
   /** Where the retirement report is served, JSON or a page for browsers (default `<path>/usage`); `false` to not serve it. */
   usagePath?: string | false;
+  /**
+   * Who may read the retirement report: an operator's page, so by default only a client on this
+   * machine (a loopback peer on Node, with no proxy header). Give a function of the request (a
+   * token, your auth) to open it to others.
+   */
+  usageAccess?: UsageAccess;
   /** The per-request context given to v6 methods. */
   context?: (c: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Serve GraphiQL for the v5 schema on a browser's GET without a query (default true); assets under `<path>/assets/`. */
@@ -94,9 +100,9 @@ export function compatApp(compat: CompatHandler, options: CompatAppOptions = {})
 
   const app = new Hono();
   // Registered first: `<path>/usage` must not be taken for a GraphQL route.
-  if (usagePath !== false) app.get(usagePath, usageRoute(compat));
+  if (usagePath !== false) app.get(usagePath, usageRoute(compat, options.usageAccess ? { access: options.usageAccess } : {}));
   const { nullErrors, bodyLimit } = options;
   // Sunset, brownouts and 410 run before the endpoint, through the shared layer's middleware hook.
-  const use = [sunsetGate(compat, { ...options, clientHeader: options.clientHeader ?? 'x-client-name' }, headers), ...(options.use ?? [])];
+  const use = [sunsetGate(compat, options, headers), ...(options.use ?? [])];
   return mountGraphQL(app, compatEndpoint(compat, options), { path, headers, nullErrors, bodyLimit, use });
 }

@@ -6,14 +6,13 @@
  *    names the v6 replacement of each field the request used, so a client notices while there is
  *    still time (HTTP 200, as GraphQL-over-HTTP answers request errors for `application/json`);
  * 3. on and after the Sunset date, HTTP 410 Gone with the same message;
- * 4. clients named in `exemptClients` (by the client header) are served throughout.
+ * 4. requests the app's `exempt(request)` accepts are served throughout.
  *
  * `sunsetGate(compat, options, headers)` is Hono middleware for the endpoint's path: it answers
  * brownouts and 410s itself and otherwise lets the request through untouched.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { boundedText } from '../src/schema/bounded-text.js';
-import { clientName } from './client-name.js';
 import type { CompatHandler, Deprecation } from './handler.js';
 
 export interface BrownoutWindow {
@@ -28,13 +27,14 @@ export interface SunsetOptions {
   brownouts?: readonly BrownoutWindow[];
   /** A share of non-exempt requests (0 to 1) that gets the brownout error before the sunset. */
   brownoutShare?: number;
-  /** Client names (as sent in the client header) never browned out nor refused. */
-  exemptClients?: readonly string[];
+  /**
+   * Requests never browned out nor refused, decided by the app from the request: a credential it
+   * checks, not a client name anyone can send in a header.
+   */
+  exempt?: (c: Context) => boolean | Promise<boolean>;
 }
 
 export interface SunsetGateOptions extends SunsetOptions {
-  /** The request header naming the client (default `x-client-name`). */
-  clientHeader?: string;
   /** A migration guide, quoted in the error. */
   link?: string;
 }
@@ -55,7 +55,7 @@ function toTime(value: Date | string, what: string): number {
 }
 
 /** Checked once at startup, so a typo in a date fails the deploy, not the first request. */
-export function checkSunsetOptions(options: SunsetOptions): { sunset: number | null; windows: Window[]; share: number; exempt: Set<string> } {
+export function checkSunsetOptions(options: SunsetOptions): { sunset: number | null; windows: Window[]; share: number } {
   const sunset = options.sunset ? toTime(options.sunset, 'sunset') : null;
   const windows = (options.brownouts ?? []).map((w, i) => {
     const start = toTime(w.start, `brownouts[${i}].start`);
@@ -67,7 +67,10 @@ export function checkSunsetOptions(options: SunsetOptions): { sunset: number | n
   if (typeof share !== 'number' || !(share >= 0 && share <= 1)) {
     throw new SunsetConfigError(`brownoutShare must be a number from 0 to 1, got ${JSON.stringify(share)}`);
   }
-  return { sunset, windows, share, exempt: new Set((options.exemptClients ?? []).map((c) => clientName(c))) };
+  if (options.exempt !== undefined && typeof options.exempt !== 'function') {
+    throw new SunsetConfigError('exempt must be a function of the request (c) => boolean: name no clients here, a header is not a credential');
+  }
+  return { sunset, windows, share };
 }
 
 const dateText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -133,12 +136,12 @@ export function sunsetGate(
   options: SunsetGateOptions,
   headers: Record<string, string> = {},
 ): MiddlewareHandler {
-  const { sunset, windows, share, exempt } = checkSunsetOptions(options);
-  const clientHeader = options.clientHeader ?? 'x-client-name';
+  const { sunset, windows, share } = checkSunsetOptions(options);
+  const exempt = options.exempt;
   const guide = options.link ? ` Migration guide: ${options.link}` : '';
   if (sunset !== null && sunset <= Date.now()) {
     console.warn(
-      `ergraph compat: the Sunset date ${new Date(sunset).toISOString()} has passed: the v5 endpoint answers 410 Gone to every client${exempt.size ? ' not exempted' : ''}`,
+      `ergraph compat: the Sunset date ${new Date(sunset).toISOString()} has passed: the v5 endpoint answers 410 Gone to every request${exempt ? ' not exempted' : ''}`,
     );
   }
   if (sunset === null && windows.length === 0 && share === 0) return (_c, next) => next();
@@ -147,7 +150,7 @@ export function sunsetGate(
     const t = Date.now();
     const gone = sunset !== null && t >= sunset;
     const brownout = !gone && (windows.some((w) => t >= w.start && t < w.end) || (share > 0 && Math.random() < share));
-    if ((!gone && !brownout) || exempt.has(clientName(c.req.header(clientHeader)))) return next();
+    if ((!gone && !brownout) || (exempt && (await exempt(c)))) return next();
     const requested = await requestedOperation(c);
     // A client sending only a persisted id is told what replaces its fields as well.
     const resolution = compat.persisted?.resolve(requested.query, requested.extensions, requested.documentId);

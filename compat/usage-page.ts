@@ -9,6 +9,20 @@
  */
 import type { RetirementReport, Trend, VerdictStatus } from './usage-report.js';
 
+/**
+ * What the page draws: a report, or the route's view of one (no store name, no error text; the
+ * recorder's counters with only the time of its last failure).
+ */
+export interface ReportView extends Omit<RetirementReport, 'store' | 'recorder'> {
+  store: { ok: boolean; description?: string; error?: string };
+  recorder?: {
+    pendingUses: number;
+    lostUses: number;
+    lastError?: { message: string; at: string } | null;
+    lastErrorAt?: string | null;
+  };
+}
+
 export const esc = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -91,20 +105,23 @@ const when = (s: string | null) => (s ? `${s.slice(0, 16).replace('T', ' ')}` : 
 const TREND: Record<Trend, string> = { none: '—', new: 'new', rising: '↑ rising', steady: '→ steady', falling: '↓ falling', stopped: '↓ stopped' };
 const HEADLINE: Record<VerdictStatus, string> = { retire: 'Safe to retire', 'in-use': 'Not yet', wait: 'Keep watching', unknown: 'No verdict' };
 
-export function reportPage(report: RetirementReport, options: { title?: string } = {}): string {
+export function reportPage(report: ReportView, options: { title?: string } = {}): string {
   const title = options.title ?? 'v5 retirement report';
   const v = report.verdict;
   const fieldSeries = topSeries(report.fields.map((f) => ({ name: f.coordinate, values: f.daily })));
   const clientSeries = topSeries(report.clients.map((c) => ({ name: c.client, values: c.daily })));
   const problems: string[] = [];
-  if (!report.store.ok) problems.push(`The usage store could not be read: ${report.store.error ?? ''}`);
-  if (report.recorder?.lastError) {
-    const r = report.recorder;
-    problems.push(`Last write to the store failed at ${when(r.lastError!.at)}: ${r.lastError!.message} (${r.pendingUses} uses pending, ${r.lostUses} lost)`);
+  if (!report.store.ok) problems.push(`The usage store could not be read${report.store.error ? `: ${report.store.error}` : ' (the server log says why)'}`);
+  const r = report.recorder;
+  const failedAt = r?.lastError?.at ?? r?.lastErrorAt;
+  if (r && failedAt) {
+    const why = r.lastError ? `: ${r.lastError.message}` : '';
+    problems.push(`Last write to the store failed at ${when(failedAt)}${why} (${r.pendingUses} uses pending, ${r.lostUses} lost)`);
   }
+  const others = report.otherClients.clients > 0 ? `${report.otherClients.clients} more clients (${report.otherClients.count} uses) are not listed.` : '';
   const fieldRows = report.fields
     .map(
-      (f) => `<tr class="${f.verdict.status}"><td><code>${esc(f.coordinate)}</code></td><td>${f.replacement ? `<code>${esc(f.replacement)}</code>` : '?'}${f.usage ? `<br><code class="usage">${esc(f.usage)}</code>` : ''}</td><td class="n">${f.count}</td><td>${TREND[f.trend]}</td><td>${esc(when(f.lastUsed))}</td><td>${f.clients.map((c) => `${esc(c.client)} (${c.count})`).join(', ') || '—'}</td><td>${esc(f.verdict.message)}</td></tr>`,
+      (f) => `<tr class="${f.verdict.status}"><td><code>${esc(f.coordinate)}</code></td><td>${f.replacement ? `<code>${esc(f.replacement)}</code>` : '?'}${f.usage ? `<br><code class="usage">${esc(f.usage)}</code>` : ''}</td><td class="n">${f.count}</td><td>${TREND[f.trend]}</td><td>${esc(when(f.lastUsed))}</td><td>${f.clients.map((c) => `${esc(c.client)} (${c.count})`).join(', ') || '—'}${f.moreClients > 0 ? `, ${f.moreClients} more` : ''}</td><td>${esc(f.verdict.message)}</td></tr>`,
     )
     .join('');
   const clientRows = report.clients
@@ -129,7 +146,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px
 td.n{text-align:right}tr.in-use td:last-child{color:#b3261e}tr.retire td:last-child{color:#1a7f45}code{font-size:12px}code.usage{color:#555}
 </style></head><body>
 <header id="verdict" class="verdict ${v.status}" data-status="${v.status}"><h1>${HEADLINE[v.status]}</h1><p>${esc(v.message.replace(/^(not yet|safe to retire|no verdict): /, ''))}</p></header>
-<p class="meta">${esc(title)} · ${report.window.from} to ${report.window.to} (${report.days} days) · store: ${esc(report.store.description)} · generated ${esc(when(report.generatedAt))} UTC · <a href="?format=json">JSON</a></p>
+<p class="meta">${esc(title)} · ${report.window.from} to ${report.window.to} (${report.days} days)${report.store.description ? ` · store: ${esc(report.store.description)}` : ''} · generated ${esc(when(report.generatedAt))} UTC · <a href="?format=json">JSON</a></p>
 ${problems.map((p) => `<p class="problem">${esc(p)}</p>`).join('\n')}
 <h2>Daily use per field</h2>
 ${stackedBarChart('chart-fields', 'Daily use per field', report.window.days, fieldSeries)}
@@ -138,6 +155,6 @@ ${stackedBarChart('chart-clients', 'Daily use per client', report.window.days, c
 <h2>Fields</h2>
 <table id="fields"><thead><tr><th>field</th><th>v6 replacement</th><th>uses</th><th>trend</th><th>last use</th><th>clients</th><th>verdict</th></tr></thead><tbody>${fieldRows}</tbody></table>
 <h2>Clients</h2>
-<table id="clients"><thead><tr><th>client</th><th>uses</th><th>trend</th><th>last use</th><th>fields</th></tr></thead><tbody>${clientRows || '<tr><td colspan="5">no client in this window</td></tr>'}</tbody></table>
+<table id="clients"><thead><tr><th>client</th><th>uses</th><th>trend</th><th>last use</th><th>fields</th></tr></thead><tbody>${clientRows || '<tr><td colspan="5">no client in this window</td></tr>'}</tbody></table>${others ? `<p class="meta" id="other-clients">${others}</p>` : ''}
 </body></html>`;
 }

@@ -47,7 +47,10 @@ export interface FieldReport {
   lastUsed: string | null;
   lastClient: string | null;
   trackedSince: string | null;
+  /** The clients that used it most in the window, at most `topClients`. */
   clients: ClientUse[];
+  /** Clients that used it in the window and are not listed. */
+  moreClients: number;
   verdict: Verdict;
 }
 
@@ -70,7 +73,10 @@ export interface RetirementReport {
   recorder?: UsageRecorderStatus;
   verdict: Verdict;
   fields: FieldReport[];
+  /** The clients with most use in the window, at most `topClients`. */
   clients: ClientReport[];
+  /** The clients not listed, and their uses in the window. */
+  otherClients: { clients: number; count: number };
 }
 
 export interface RetirementReportOptions {
@@ -79,16 +85,27 @@ export interface RetirementReportOptions {
   /** The report's clock (default now). */
   now?: Date;
   recorder?: UsageRecorderStatus;
+  /**
+   * Clients listed, overall and per field (default 50; the rest are counted, not named): client
+   * names come from a request header, so the store may hold any number of them.
+   */
+  topClients?: number;
 }
+
+/** Clients a report names by default. */
+export const TOP_CLIENTS = 50;
 
 const DAY = 86_400_000;
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayStart = (ms: number) => ms - (((ms % DAY) + DAY) % DAY);
 const iso = (ms: number | undefined | null) => (ms == null ? null : new Date(ms).toISOString());
 
-export function checkDays(days: unknown): number {
-  if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 3660) {
-    throw new RangeError(`days must be a whole number from 1 to 3660, got ${JSON.stringify(days)}`);
+/** The longest window a report covers from the command line; the HTTP route allows 366 days. */
+export const MAX_DAYS = 3660;
+
+export function checkDays(days: unknown, max = MAX_DAYS): number {
+  if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > max) {
+    throw new RangeError(`days must be a whole number from 1 to ${max}, got ${JSON.stringify(days)}`);
   }
   return days;
 }
@@ -109,14 +126,18 @@ export function trendOf(daily: readonly number[]): Trend {
 const byCountThenName = <T extends { count: number }>(key: (t: T) => string) => (a: T, b: T) =>
   b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
-function listClients(clients: ReadonlyArray<{ client: string; count: number }>, max = 5): string {
+/** "web (120), ios (3), 4 more": `unlisted` counts clients the caller has already left out. */
+function listClients(clients: ReadonlyArray<{ client: string; count: number }>, max = 5, unlisted = 0): string {
   const shown = clients.slice(0, max).map((c) => `${c.client} (${c.count})`);
-  if (clients.length > max) shown.push(`${clients.length - max} more`);
+  const more = Math.max(0, clients.length - max) + unlisted;
+  if (more > 0) shown.push(`${more} more`);
   return shown.join(', ');
 }
 
 export async function retirementReport(store: UsageStore, options: RetirementReportOptions = {}): Promise<RetirementReport> {
   const days = checkDays(options.days ?? 30);
+  const top = options.topClients ?? TOP_CLIENTS;
+  if (!Number.isInteger(top) || top < 0) throw new RangeError(`topClients must be a whole number, got ${JSON.stringify(top)}`);
   const now = (options.now ?? new Date()).getTime();
   const today = dayStart(now);
   const from = today - (days - 1) * DAY;
@@ -137,9 +158,11 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       ...base,
       window: { from: dayText(from), to: dayText(today), days: axis },
       store: { description: store.description, ok: false, error: message },
-      verdict: { status: 'unknown', message: `no verdict: the usage store (${store.description}) cannot be read: ${message}`, clients: [] },
+      // The store's name and error text are in `store`: the verdict is shown to whoever may see the report.
+      verdict: { status: 'unknown', message: 'no verdict: the usage store cannot be read', clients: [] },
       fields: [],
       clients: [],
+      otherClients: { clients: 0, count: 0 },
     };
   }
 
@@ -185,9 +208,8 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
         c.last = Math.max(c.last, r.lastSeen);
       } else perClient.set(r.client, { client: r.client, count: r.count, last: r.lastSeen, lastUsed: '' });
     }
-    const clients = [...perClient.values()]
-      .map(({ last, ...c }) => ({ ...c, lastUsed: iso(last)! }))
-      .sort(byCountThenName((c) => c.client));
+    const allClients = [...perClient.values()].sort(byCountThenName((c) => c.client));
+    const clients = allClients.slice(0, top).map(({ last, ...c }) => ({ ...c, lastUsed: iso(last)! }));
     const daily = dailyOf(rows);
     const count = daily.reduce((a, b) => a + b, 0);
     const last = latest(totalsByField.get(coordinate));
@@ -196,7 +218,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
     const watchedFor = Number.isFinite(since) ? Math.floor((now - since) / DAY) : 0;
     let verdict: Verdict;
     if (count > 0) {
-      verdict = { status: 'in-use', message: `still used by ${listClients(clients)}`, clients: clients.map((c) => c.client) };
+      verdict = { status: 'in-use', message: `still used by ${listClients(allClients)}`, clients: clients.map((c) => c.client) };
     } else if (watchedFor >= days || (last && last.lastSeen <= now - days * DAY)) {
       const ago = last ? ` (last used ${dayText(last.lastSeen)} by ${last.client})` : ' (never used)';
       verdict = { status: 'retire', message: `safe to retire: no use for ${days} days${ago}`, clients: [] };
@@ -215,13 +237,19 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       lastClient: last?.client ?? null,
       trackedSince: Number.isFinite(since) ? iso(since) : null,
       clients,
+      moreClients: allClients.length - clients.length,
       verdict,
     };
   });
   fields.sort(byCountThenName((f) => f.coordinate));
 
-  const clientNames = new Set([...rowsByClient.keys(), ...totalsByClient.keys()]);
-  const clients: ClientReport[] = [...clientNames].map((client) => {
+  // Ranked on their window total first, so daily series are built for the listed clients only.
+  const ranked = [...new Set([...rowsByClient.keys(), ...totalsByClient.keys()])]
+    .map((client) => ({ client, count: (rowsByClient.get(client) ?? []).reduce((n, r) => n + r.count, 0) }))
+    .sort(byCountThenName((c) => c.client));
+  const rest = ranked.slice(top);
+  const otherClients = { clients: rest.filter((c) => c.count > 0).length, count: rest.reduce((n, c) => n + c.count, 0) };
+  const clients: ClientReport[] = ranked.slice(0, top).map(({ client }) => {
     const rows = rowsByClient.get(client) ?? [];
     const daily = dailyOf(rows);
     return {
@@ -233,17 +261,16 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       fields: [...new Set(rows.map((r) => r.coordinate))].sort(),
     };
   });
-  clients.sort(byCountThenName((c) => c.client));
 
   let verdict: Verdict;
   const inUse = fields.filter((f) => f.verdict.status === 'in-use');
   const active = clients.filter((c) => c.count > 0);
   if (fields.length === 0) {
-    verdict = { status: 'unknown', message: `no verdict: ${store.description} tracks no fields yet (is a compat app writing to it?)`, clients: [] };
+    verdict = { status: 'unknown', message: 'no verdict: the usage store tracks no fields yet (is a compat app writing to it?)', clients: [] };
   } else if (inUse.length > 0) {
     verdict = {
       status: 'in-use',
-      message: `not yet: ${inUse.length} of ${fields.length} fields used in the last ${days} days, by ${listClients(active)}`,
+      message: `not yet: ${inUse.length} of ${fields.length} fields used in the last ${days} days, by ${listClients(active, 5, otherClients.clients)}`,
       clients: active.map((c) => c.client),
     };
   } else if (fields.every((f) => f.verdict.status === 'retire')) {
@@ -260,6 +287,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
     verdict,
     fields,
     clients,
+    otherClients,
   };
 }
 
@@ -295,7 +323,7 @@ export function reportMarkdown(report: RetirementReport): string {
     );
     for (const f of report.fields) {
       const replacement = f.usage ? `${mdCode(f.replacement ?? '')} ${mdCode(f.usage)}` : f.replacement ? mdCode(f.replacement) : '?';
-      const clients = f.clients.length > 0 ? md(listClients(f.clients, 3)) : '—';
+      const clients = f.clients.length > 0 ? md(listClients(f.clients, 3, f.moreClients)) : '—';
       lines.push(
         `| ${mdCode(f.coordinate)} | ${replacement} | ${f.count} | ${TREND[f.trend]} | ${when(f.lastUsed)} | ${clients} | ${MARK[f.verdict.status]} ${md(f.verdict.message)} |`,
       );
@@ -306,6 +334,8 @@ export function reportMarkdown(report: RetirementReport): string {
     for (const c of report.clients) {
       lines.push(`| ${md(c.client)} | ${c.count} | ${TREND[c.trend]} | ${when(c.lastUsed)} | ${c.fields.map(mdCode).join(', ') || '—'} |`);
     }
+    const o = report.otherClients;
+    if (o.clients > 0) lines.push(`| ${o.clients} more clients | ${o.count} | | | |`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -12,6 +12,7 @@ import { slot } from '../lib/nodes.js';
 import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import type { Project } from '../lib/project.js';
 import { scriptTransform } from '../script-steps.js';
+import { meta } from './meta.js';
 import { classRef } from '../v3-to-v4/relationships.js';
 import { classes, scanFederation, staticMember, subsetSource, type FederationFact, type PortableText } from './facts.js';
 import { planFederation, siteKey, type Plan } from './plan.js';
@@ -123,12 +124,7 @@ const ORDER_NAMES = ['BatchPageConfig', 'PageOrder', 'OrderTerm'];
 
 const transform = scriptTransform<FederationFact>(
   {
-    name: 'federation-config',
-    from: '5.5',
-    to: '6',
-    description:
-      'AutoQueryConfig batchKeys/batchPages → static __federation_keys__/__pagination_orders__ on the entity, ' +
-      'SubsetConfig federationJoinKey → federationKey (only with several keys), DTO-level orders → source entity',
+    ...meta,
     extensions: SCRIPT_EXTENSIONS,
   },
   {

@@ -6,6 +6,7 @@ import { slot } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import { SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { scriptTransform } from '../script-steps.js';
+import { meta } from './meta.js';
 import { rewriteLoadBy } from './load-by.js';
 import { declarations, rewriteDeclarations, type Declaration, type RelationshipFact } from './relationships.js';
 import type { Script } from '../lib/script.js';
@@ -44,12 +45,7 @@ function declarationsOf(script: Script): Declaration[] {
 
 const transform = scriptTransform<RelationshipFact>(
   {
-    name: 'v3-to-v4',
-    from: '3',
-    to: '4',
-    description:
-      'Relationship options (field→fk, targetKls→target, …, defaultFieldName→name), MultipleRelationship split, LoadBy→AutoLoad, ' +
-      'Resolver loaderFilters→loaderParams, __relationships__, LoaderDepend→Loader, @modelConfig()→@serialization',
+    ...meta,
     extensions: SCRIPT_EXTENSIONS,
   },
   {

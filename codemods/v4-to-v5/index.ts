@@ -2,13 +2,11 @@
 import { findProp, newExpressionsOf, optionsArg, renameKey, unsafeOptions } from '../lib/ast.js';
 import { SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { scriptTransform } from '../script-steps.js';
+import { meta } from './meta.js';
 
 const transform = scriptTransform(
   {
-    name: 'v4-to-v5',
-    from: '4',
-    to: '5',
-    description: 'new ErDiagram({ configs }) → new ErDiagram({ entities })',
+    ...meta,
     extensions: SCRIPT_EXTENSIONS,
   },
   {

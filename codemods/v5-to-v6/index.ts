@@ -11,6 +11,7 @@ import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import { parseScript } from '../lib/script.js';
 import { applyStep, projectOf, scriptTransform } from '../script-steps.js';
+import { meta } from './meta.js';
 import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
 import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
@@ -143,7 +144,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
 const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualItem[] }>('ergraph.v5-to-v6.left-alone');
 
 const scripts = scriptTransform(
-  { name: 'v5-to-v6', from: '5', to: '6', description: '', extensions: SCRIPT_EXTENSIONS },
+  { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
     wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b/.test(source) || MAGIC_COMMENT.test(source),
     apply({ sf, file }, { options, changes: ch }) {
@@ -163,11 +164,7 @@ const scripts = scriptTransform(
 );
 
 export const transform: Transform = {
-  name: 'v5-to-v6',
-  from: '5',
-  to: '6',
-  description:
-    'flat GraphQL root fields → grouped <Entity> { method } (keeping response keys as aliases) in .graphql files, scripts and Vue/Svelte/Astro components, MCP { name } → { entity, method }, naming helpers removed, persisted-query manifests rewritten with an old id → new document mapping',
+  ...meta,
   extensions: [...SCRIPT_EXTENSIONS, ...SFC_EXTENSIONS, ...GRAPHQL_EXTENSIONS, ...MANIFEST_EXTENSIONS],
   script: scripts.script,
   // JSON is read by shape: package.json and tsconfig.json are no business of this step.

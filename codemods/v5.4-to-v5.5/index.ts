@@ -9,6 +9,7 @@ import { localFor, PACKAGE, type ErgraphImports } from '../lib/ergraph-imports.j
 import { nodesOf } from '../lib/nodes.js';
 import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import { scriptTransform } from '../script-steps.js';
+import { meta } from './meta.js';
 
 export type AutoLoadFact =
   | { kind: 'configured'; file: string; diagram: string }
@@ -67,10 +68,7 @@ function summaryOf(facts: readonly AutoLoadFact[]): { configured: boolean; first
 
 const transform = scriptTransform<AutoLoadFact>(
   {
-    name: 'v5.4-to-v5.5',
-    from: '5.4',
-    to: '5.5',
-    description: "diagram.createAutoLoad() removed: AutoLoad imported from 'ergraph', configGlobalResolver(diagram) kept or added",
+    ...meta,
     extensions: SCRIPT_EXTENSIONS,
   },
   {

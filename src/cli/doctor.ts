@@ -10,7 +10,7 @@ import type { McpApp } from '../mcp/apps.js';
 import { EXIT, type CliIO } from './io.js';
 import { loadApps } from './load-apps.js';
 import { ergraphPackage, ergraphRoot, graphqlEntryFrom, installedFrom, satisfiesCaret } from './packages.js';
-import { pageIndexChecks } from './page-indexes.js';
+import { installCommand, missingPeers } from '../cli-kit/peers.js';
 
 export type Status = 'ok' | 'note' | 'warn' | 'fail';
 
@@ -33,6 +33,24 @@ export function nodeCheck(version: string = process.versions.node): Check {
     : { status: 'fail', label: `Node.js ${version} is too old`, detail: [`ergraph needs Node.js ${MIN_NODE} or newer`] };
 }
 
+/** What the optional peers (package.json `peerDependenciesMeta`) enable, and which of them each needs. */
+export const OPTIONAL_FEATURES: readonly { what: string; needs: readonly string[] }[] = [
+  { what: 'ergraph/orm and ergraph/federation (SQL loaders, federation members)', needs: ['drizzle-orm'] },
+  { what: 'usage stores on PostgreSQL (compat report, schema diff --usage with postgres://…)', needs: ['pg', 'drizzle-orm'] },
+  { what: 'usage stores on embedded PGlite (pglite:<dir>)', needs: ['@electric-sql/pglite', 'drizzle-orm'] },
+  { what: "ergraph-migrate reading the project's GraphQL Config", needs: ['graphql-config'] },
+];
+
+/** One line per optional feature: available, or unavailable with the command that installs what it needs. */
+export function featureChecks(env: Record<string, string | undefined> = process.env): Check[] {
+  return OPTIONAL_FEATURES.map(({ what, needs }): Check => {
+    const missing = missingPeers(needs);
+    return missing.length === 0
+      ? { status: 'ok', label: `available: ${what}` }
+      : { status: 'note', label: `unavailable: ${what}`, detail: [`needs ${missing.join(', ')}: ${installCommand(missing, env)}`] };
+  });
+}
+
 /** Each dependency as ergraph itself resolves it, against the range ergraph declares. */
 export function packageChecks(): Check[] {
   const root = ergraphRoot();
@@ -44,7 +62,7 @@ export function packageChecks(): Check[] {
   return PACKAGES.map((name): Check => {
     const range = wanted[name];
     const found = installedFrom(name, root);
-    if (!found && !required(name)) return { status: 'note', label: `${name} is not installed (only needed if your app uses it)` };
+    if (!found && !required(name)) return { status: 'note', label: `${name} is not installed (optional: see the features below)` };
     if (!found) return { status: 'fail', label: `${name} is not installed`, detail: [`run npm install${range ? ` (ergraph wants ${name}@${range})` : ''}`] };
     const fits = range ? satisfiesCaret(found.version, range) : undefined;
     if (fits === false) {
@@ -97,7 +115,7 @@ export async function postgresCheck(databaseUrl: string | undefined, timeoutMs =
   try {
     pg = (await import('pg')).default as unknown as typeof import('pg');
   } catch {
-    return { status: missing, label: `PostgreSQL not checked: the pg package is missing` };
+    return { status: missing, label: `PostgreSQL not checked: the pg package is missing`, detail: [installCommand(['pg'], process.env)] };
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => {}); // a connection dropped after the check is not this check's business
@@ -159,6 +177,8 @@ export async function appChecks(modulePath: string, cwd: string): Promise<Check[
   } catch (error) {
     return [{ status: 'fail', label: `app module ${modulePath} does not load`, detail: [(error as Error).message] }];
   }
+  // The page-index advice reads Drizzle tables: without drizzle-orm an app has none to advise on.
+  const pageIndexChecks = missingPeers(['drizzle-orm']).length === 0 ? (await import('./page-indexes.js')).pageIndexChecks : () => [];
   return apps.flatMap((app) => [appCheck(app), ...pageIndexChecks(app)]);
 }
 
@@ -177,7 +197,7 @@ export async function doctorCommand(args: DoctorArgs, io: CliIO): Promise<number
   const env = io.env ?? process.env;
   const pkg = ergraphPackage();
   io.stdout.write(`ergraph doctor — ergraph ${pkg.version ?? '?'} at ${ergraphRoot()}\n`);
-  const checks: Check[] = [nodeCheck(), ...packageChecks(), graphqlCopiesCheck(io.cwd), await postgresCheck(env.DATABASE_URL, args.timeout)];
+  const checks: Check[] = [nodeCheck(), ...packageChecks(), graphqlCopiesCheck(io.cwd), await postgresCheck(env.DATABASE_URL, args.timeout), ...featureChecks(env)];
   if (args.app) checks.push(...(await appChecks(args.app, io.cwd)));
   io.stdout.write(formatChecks(checks));
   const failed = checks.filter((c) => c.status === 'fail').length;

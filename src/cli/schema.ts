@@ -4,6 +4,7 @@
  */
 import { formatSchemaDiff, schemaDiff } from '../schema/diff.js';
 import { schemaSdl } from '../schema/index.js';
+import { requirePeers, usageStorePeers } from '../cli-kit/peers.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 import { loadApps, pickApp } from './load-apps.js';
 
@@ -36,6 +37,7 @@ export async function schemaDiffCommand(args: SchemaDiffArgs, io: CliIO): Promis
   let unused: ((coordinates: readonly string[]) => Promise<boolean[]>) | undefined;
   if (!Number.isInteger(args.days) || args.days < 1 || args.days > 3660) throw new UsageError(`--days must be a whole number from 1 to 3660, got ${args.days}`);
   if (args.usage) {
+    requirePeers(`schema diff --usage ${args.usage.split(':')[0]}:…`, usageStorePeers(args.usage), io.env);
     const [{ openUsageStore }, { unusedCoordinates }] = await Promise.all([import('../../compat/usage-open.js'), import('../../compat/usage-report.js')]);
     const store = await openUsageStore(args.usage, { timeoutMs: args.timeout });
     try {

@@ -1,9 +1,9 @@
 /** `ergraph doctor`: each check on its own, and the command's output and exit code. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { graphqlCopiesCheck, nodeCheck, packageChecks, postgresCheck, PACKAGES } from '../../src/cli/doctor.js';
+import { featureChecks, graphqlCopiesCheck, nodeCheck, OPTIONAL_FEATURES, packageChecks, postgresCheck, PACKAGES } from '../../src/cli/doctor.js';
 import { satisfiesCaret } from '../../src/cli/packages.js';
 import { root, run } from './helpers.js';
 
@@ -43,6 +43,13 @@ describe('doctor checks', () => {
     const checks = packageChecks();
     expect(checks.map((c) => c.label.split(' ')[0])).toEqual([...PACKAGES]);
     expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
+  });
+
+  it('optional features: every one available in this checkout, each naming what it needs from peerDependenciesMeta', async () => {
+    expect(featureChecks({}).map((c) => [c.status, c.label])).toEqual(OPTIONAL_FEATURES.map((f) => ['ok', `available: ${f.what}`]));
+    const { peerDependenciesMeta } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { peerDependenciesMeta: Record<string, unknown> };
+    // Every optional peer enables some feature doctor reports (pg: the server check and usage stores).
+    expect(Object.keys(peerDependenciesMeta).filter((name) => !OPTIONAL_FEATURES.some((f) => f.needs.includes(name)))).toEqual([]);
   });
 
   it('graphql: one copy from the checkout, two when the project has its own', () => {

@@ -91,6 +91,6 @@ describe.runIf(hasChromium)('retirement report page in Chromium', () => {
     const json = await (await fetch(`${base}/graphql/v5/usage?days=7`)).json();
     expect(json.window.days).toHaveLength(7);
     expect((await fetch(`${base}/graphql/v5/usage?days=0`)).status).toBe(400);
-    expect(await (await fetch(`${base}/graphql/v5/usage?days=abc`)).json()).toEqual({ error: 'days must be a whole number from 1 to 3660, got "abc"' });
+    expect(await (await fetch(`${base}/graphql/v5/usage?days=abc`)).json()).toEqual({ error: 'days must be a whole number from 1 to 366, got "abc"' });
   });
 });

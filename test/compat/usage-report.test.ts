@@ -81,6 +81,22 @@ describe('retirementReport', () => {
     expect(empty.verdict).toMatchObject({ status: 'unknown', message: expect.stringMatching(/tracks no fields yet/) });
   });
 
+  it('names the top 50 clients by default, overall and per field, and counts the rest', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => use('Query.userGetAll', `client-${String(i).padStart(3, '0')}`, 1, 200 - i));
+    const report = await retirementReport(await storeWith(rows), { now: NOW });
+    expect(report.clients.map((c) => c.client)).toEqual(rows.slice(0, 50).map((r) => r.client));
+    const rest = rows.slice(50).reduce((n, r) => n + r.count, 0);
+    expect(report.otherClients).toEqual({ clients: 70, count: rest });
+    const field = report.fields.find((f) => f.coordinate === 'Query.userGetAll')!;
+    expect(field.clients).toHaveLength(50);
+    expect(field.moreClients).toBe(70);
+    expect(field.count).toBe(rows.reduce((n, r) => n + r.count, 0));
+    expect(report.verdict.clients).toHaveLength(50);
+    expect(report.verdict.message).toMatch(/client-004 \(196\), 115 more$/);
+    expect(reportMarkdown(report)).toContain('| 70 more clients | ' + rest + ' |');
+    expect((await retirementReport(await storeWith(rows), { now: NOW, topClients: 3 })).clients).toHaveLength(3);
+  });
+
   it('rejects a window that is not a whole number of days from 1 to 3660', async () => {
     for (const days of [0, -1, 1.5, 5000, Number.NaN]) {
       await expect(retirementReport(memoryUsageStore(), { days })).rejects.toThrow(/days must be a whole number from 1 to 3660/);
@@ -121,7 +137,8 @@ describe('reportMarkdown and compatReport', () => {
 
   it('reports the store problem in Markdown too', async () => {
     const text = reportMarkdown(await retirementReport({ ...memoryUsageStore(), description: 'x', read: () => Promise.reject(new Error('boom')) }, { now: NOW }));
-    expect(text).toContain('**❔ no verdict: the usage store (x) cannot be read: boom**');
+    expect(text).toContain('**❔ no verdict: the usage store cannot be read**');
+    expect(text).toContain('store: x ·');
     expect(text).toContain('> The usage store could not be read: boom');
   });
 });

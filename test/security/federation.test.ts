@@ -6,7 +6,10 @@
  */
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GraphQLHandler } from 'ergraph';
 import { PROTOCOL } from 'ergraph/federation';
+import { DEFAULT_BUDGET } from '../../src/graphql/budget.js';
+import { stateOf } from '../../src/federation/state.js';
 import { productsHandler, reviewsService, start, usersService, type Running } from '../federation/services.js';
 
 let usersRun: Running;
@@ -121,6 +124,45 @@ describe('a hung member', () => {
       hang = false;
     }
   }, 10_000);
+});
+
+describe('a hung member, with the defaults (issue 27 item 7)', () => {
+  it("costs its own fields, not the operation: the member timeout is shorter than the operation's", async () => {
+    const products = productsHandler(); // no limits: the operation's budget is the default 10 s
+    await products.federate({ services: { reviews: gateRun.address } }); // no timeout, no breaker options
+    const member = stateOf(products).mounted!.services.get('reviews')!.member;
+    expect(member.timeoutMs).toBe(5_000);
+    expect(member.timeoutMs).toBeLessThanOrEqual(DEFAULT_BUDGET.timeout / 2);
+    hang = true;
+    try {
+      // The member never answers until the suite releases it: only its timeout can end the call.
+      const result = await products.execute('{ Product { getAll(limit: 2) { id name reviews { id } } } }');
+      expect(result.data).toEqual({
+        Product: {
+          getAll: [
+            { id: 1, name: 'product-1', reviews: null },
+            { id: 2, name: 'product-2', reviews: null },
+          ],
+        },
+      });
+      expect(result.errors).toHaveLength(2);
+      for (const error of result.errors!) {
+        expect(error.message).toMatch(/no answer within 5000 ms/);
+        expect(error.extensions).toMatchObject({ code: 'FEDERATION_MEMBER_UNAVAILABLE', service: 'reviews' });
+      }
+    } finally {
+      hang = false;
+    }
+  }, 30_000);
+
+  it('stays within half of a shorter operation timeout, and keeps a timeout the app names', async () => {
+    const short = new GraphQLHandler(productsHandler().diagram, { serviceName: 'products', limits: { timeout: 3_000 } });
+    await short.federate({ services: { reviews: gateRun.address } });
+    expect(stateOf(short).mounted!.services.get('reviews')!.member.timeoutMs).toBe(1_500);
+    const named = productsHandler();
+    await named.federate({ services: { reviews: gateRun.address }, timeoutMs: 700 });
+    expect(stateOf(named).mounted!.services.get('reviews')!.member.timeoutMs).toBe(700);
+  });
 });
 
 describe('dto-batch order profiles', () => {

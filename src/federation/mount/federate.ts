@@ -9,6 +9,7 @@ import { ConfigError } from '../../er/errors.js';
 import { modelFields } from '../../er/model.js';
 import { provideFederation, type Federator, type GraphQLHandler } from '../../graphql/handler.js';
 import { scalarFor } from '../../graphql/scalars.js';
+import { DEFAULT_BUDGET } from '../../graphql/budget.js';
 import { FederationError } from '../errors.js';
 import {
   DTO_INTROSPECTION_PATH,
@@ -24,13 +25,18 @@ export type { Mounted, MountedService } from '../state.js';
 import { dtoClasses, reachedHandles } from './dtos.js';
 import { remoteEdgeFields, type MountedEdge } from './fields.js';
 import { memberBreaker, type CircuitBreakerOptions } from './breaker.js';
-import { callMember, DEFAULT_TIMEOUT_MS, MemberCallError, type Member } from './http.js';
+import { callMember, defaultMemberTimeout, MemberCallError, type Member } from './http.js';
 import type { Catalog } from './types.js';
 
 export interface FederateOptions {
   /** Member base addresses by service name: `{ reviews: 'http://127.0.0.1:4002' }`. */
   services: Record<string, string>;
-  /** Per member request, at mount time and at query time (default 10 s). */
+  /**
+   * Per member request, at mount time and at query time. Default 5 s, or half the handler's
+   * `limits.timeout` when that is shorter: a hung member then costs its own fields (null, with a
+   * `FEDERATION_MEMBER_UNAVAILABLE` error) and the operation still answers with the rest. A value
+   * as long as the operation's timeout loses the whole operation to one hung member.
+   */
   timeoutMs?: number;
   /**
    * Per member: after `failures` consecutive unreachable calls (default 3), query-time calls fail
@@ -47,11 +53,11 @@ export interface FederateOptions {
 
 const SCALAR_KEYS = new Set(['Int', 'Float', 'String', 'ID', 'BigInt']);
 
-function members(options: FederateOptions): Member[] {
+function members(options: FederateOptions, operationTimeout: number | false | undefined): Member[] {
   if (!options || typeof options.services !== 'object' || options.services === null) {
     throw new FederationError("federate() takes { services: { <name>: 'http://host:port' } }");
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? defaultMemberTimeout(operationTimeout);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new FederationError(`federate(): timeoutMs must be positive, got ${timeoutMs}`);
   return Object.entries(options.services).map(([service, address]) => {
     let url: URL;
@@ -201,7 +207,7 @@ export async function federate(handler: GraphQLHandler, options: FederateOptions
   if (state.mounted) {
     throw new FederationError(`This handler${self ? ` (service '${self}')` : ''} is already federated; federate() runs once, at startup`);
   }
-  const list = members(options);
+  const list = members(options, handler.options.limits?.timeout ?? DEFAULT_BUDGET.timeout);
   if (options.dtos !== undefined && (!Array.isArray(options.dtos) || options.dtos.some((k) => typeof k !== 'function'))) {
     throw new FederationError('federate(): dtos must be a list of model classes');
   }

@@ -5,7 +5,17 @@
 import type { CircuitBreakerPolicy } from 'cockatiel';
 import { memberError, type MemberErrorCode } from '../errors.js';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+/** A member call's timeout when `federate()` names none, and the operation's budget allows it. */
+export const DEFAULT_TIMEOUT_MS = 5_000;
+
+/**
+ * The default member timeout: 5 s, and never more than half the operation's `limits.timeout`
+ * (10 s by default), so a hung member fails its own fields while the operation still has the
+ * time to answer with the rest of its data (issue 27). Equal timeouts lost the whole operation.
+ */
+export function defaultMemberTimeout(operationTimeout: number | false | undefined): number {
+  return operationTimeout === false || operationTimeout === undefined ? DEFAULT_TIMEOUT_MS : Math.min(DEFAULT_TIMEOUT_MS, operationTimeout / 2);
+}
 
 export class MemberCallError extends Error {
   override name = 'MemberCallError';

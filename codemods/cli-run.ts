@@ -10,13 +10,12 @@ import { isUsageError, UsageError } from '../src/cli-kit/usage.js';
 import type { CatalogEntry } from './catalog.js';
 import { detectVersion } from './detect.js';
 import { EXIT } from './exit.js';
-import { collectFiles } from './runner/files.js';
+import { nothingToDo, planUpgrade, readScripts, tooOld } from './plan.js';
 import { changedSince, commitFiles, dirtyWorkTrees, outsideGit } from './runner/git.js';
 import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
 import type { Transform, TransformOptions } from './types.js';
 import { findV6Schema } from './v5-to-v6/sources.js';
-import { KNOWN_VERSIONS, stepsBetween } from './versions.js';
 
 type CliIO = CommandIO;
 
@@ -145,6 +144,12 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
     reports.push(report);
   }
   const last = reports[reports.length - 1]!;
+  const idle = reports.every((r) => r.summary.changed === 0 && r.summary.companions === 0 && r.summary.errors === 0 && r.summary.pending === 0);
+  if (idle) {
+    const scripts = new Map(last.files.filter((f) => !f.companionOf).map((f) => [resolve(io.cwd, f.file), f.after]));
+    const marked = Math.max(...reports.map((r) => r.summary.manual));
+    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked)}\n`);
+  }
   if (args.report) writeReport(args.report, last, io);
   if (reports.some((r) => r.summary.errors > 0)) return EXIT.errors;
   if (reports.some((r) => r.summary.pending > 0)) return EXIT.manual;
@@ -161,21 +166,19 @@ function guarded<T>(fn: () => T): T {
   }
 }
 
-/** `upgrade` without `--from`: the version the code and the installed package are at. */
-export function detectedSteps(to: string, args: RunArgs, io: CliIO, all: readonly CatalogEntry[]): CatalogEntry[] {
-  const scripts = collectFiles(args.paths, { cwd: io.cwd, ignore: args.ignore, extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] });
-  const texts = new Map<string, string>();
-  for (const f of scripts.files) {
-    try {
-      texts.set(f, readFileSync(f, 'utf8'));
-    } catch {
-      // unreadable files are reported by the run itself
-    }
-  }
-  const found = detectVersion(texts, io.cwd);
-  if (!found.version)
-    throw new UsageError(`cannot tell which version the code is at (no old API shapes, no installed ergraph): pass --from <${KNOWN_VERSIONS.join('|')}>`);
-  io.stdout.write(`detected version ${found.version}: ${found.evidence.join('; ')}\n`);
-  return stepsBetween(found.version, to, all, true);
+/** `upgrade`'s steps (plan.ts), printed with where they start. */
+export function upgradeSteps(to: string, from: string | undefined, args: RunArgs, io: CliIO, all: readonly CatalogEntry[]): CatalogEntry[] {
+  const plan = planUpgrade(to, from, () => detectVersion(readScripts(args.paths, io.cwd, args.ignore), io.cwd), all);
+  io.stdout.write(`${plan.line}\n`);
+  return plan.steps;
 }
 
+/** One step's command: refused, with the command to run instead, on code older than it expects. */
+export async function executeOne(step: CatalogEntry, args: RunArgs, io: CliIO, all: readonly CatalogEntry[]): Promise<number> {
+  const refused = tooOld(step, readScripts(args.paths, io.cwd, args.ignore), io.cwd, args.paths, all);
+  if (refused) {
+    io.stderr.write(`ergraph-migrate: ${refused}\n`);
+    return EXIT.usage;
+  }
+  return execute([step], args, io);
+}

@@ -16,7 +16,7 @@ import { packageVersion } from '../src/cli-kit/version.js';
 import { catalog, type CatalogEntry } from './catalog.js';
 import type { RunArgs } from './cli-run.js';
 import { EXIT } from './exit.js';
-import { KNOWN_VERSIONS, knownVersion, stepsBetween } from './versions.js';
+import { KNOWN_VERSIONS, knownVersion } from './versions.js';
 
 export { EXIT } from './exit.js';
 
@@ -83,7 +83,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         const run = await runner();
         let steps: CatalogEntry[];
         try {
-          steps = a.from === undefined ? run.detectedSteps(to, args, io, catalog) : stepsBetween(String(a.from), to, catalog, true);
+          steps = run.upgradeSteps(knownVersion(to)!, a.from === undefined ? undefined : knownVersion(String(a.from))!, args, io, catalog);
         } catch (e) {
           throw new UsageError((e as Error).message);
         }
@@ -94,7 +94,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     );
   for (const t of catalog)
     parser.command(`${t.name} <paths..>`, `${t.from} → ${t.to}: ${t.description}`, {}, async (a) => {
-      code = await (await runner()).execute([t], argsOf(a), io);
+      code = await (await runner()).executeOne(t, argsOf(a), io, catalog);
     });
   parser
     .demandCommand(1, 'give a transform, upgrade or list')

@@ -1,41 +1,19 @@
 /**
  * `upgrade --to <v>` without `--from`: the starting version read from the code (the oldest old-API
- * shape present) and from the installed `ergraph` package, whichever is older. Text patterns
+ * shape present, `evidence.ts`) and from the installed `ergraph` package, whichever is older. Text patterns
  * suffice here: they only choose which steps run, and every step recognises its own shapes
  * precisely (a step with nothing to do changes nothing).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { evidenceIn } from './evidence.js';
 import { compareVersions, knownVersion, KNOWN_VERSIONS } from './versions.js';
-
-/** Shapes only code at that version (or older) has, oldest version first. */
-const SHAPES: readonly { version: string; what: string; pattern: RegExp }[] = [
-  { version: '3', what: 'LoaderDepend', pattern: /\bLoaderDepend\b/ },
-  { version: '3', what: 'modelConfig', pattern: /\bmodelConfig\b/ },
-  { version: '3', what: 'LoadBy(...)', pattern: /\bLoadBy\s*\(/ },
-  { version: '3', what: 'MultipleRelationship', pattern: /\bMultipleRelationship\b/ },
-  { version: '3', what: '__ergraph_relationships__', pattern: /__(?:ergraph|pydantic_resolve)_relationships__/ },
-  { version: '3', what: 'Resolver loaderFilters', pattern: /\b(?:loaderFilters|globalLoaderFilter)\b/ },
-  { version: '3', what: 'Relationship targetKls', pattern: /\btargetKls\s*:/ },
-  { version: '4', what: 'ErDiagram({ configs })', pattern: /\bErDiagram\s*\(\s*\{[^}]*?\bconfigs\b/s },
-  { version: '5', what: 'diagram.createAutoLoad()', pattern: /\.createAutoLoad\s*\(/ },
-  { version: '5.5', what: 'AutoQueryConfig batchKeys/batchPages', pattern: /\b(?:batchKeys|batchPages)\s*:/ },
-  { version: '5.5', what: 'SubsetConfig federationJoinKey', pattern: /\bfederationJoinKey\b/ },
-  { version: '5.5', what: 'toCamelCase/toGraphqlFieldName', pattern: /\b(?:toCamelCase|toGraphqlFieldName)\b/ },
-  { version: '5.5', what: "MCP get_query_schema({ name })", pattern: /get_(?:query|mutation)_schema[\s\S]{0,200}?\bname\s*:/ },
-];
 
 export interface Detection {
   /** The known version the code is at, or undefined when nothing says. */
   version?: string;
   /** What was found, for the console: `LoaderDepend (src/a.ts:3)`, `installed ergraph 3.1.0`. */
   evidence: string[];
-}
-
-function lineOf(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }
 
 /** The known version an installed `x.y.z` is: the newest known label not above it. */
@@ -62,7 +40,11 @@ export function installedErgraph(cwd: string): { version: string; file: string }
   }
 }
 
-export function detectVersion(texts: ReadonlyMap<string, string>, cwd: string): Detection {
+/**
+ * The version `texts` are at: the oldest shape found outside lines already marked for a human,
+ * and (unless `codeOnly`) the installed package, whichever is older.
+ */
+export function detectVersion(texts: ReadonlyMap<string, string>, cwd: string, { codeOnly = false } = {}): Detection {
   const evidence: string[] = [];
   let version: string | undefined;
   const older = (v: string) => {
@@ -70,16 +52,14 @@ export function detectVersion(texts: ReadonlyMap<string, string>, cwd: string): 
   };
   const seen = new Set<string>();
   for (const [file, text] of texts) {
-    for (const shape of SHAPES) {
-      if (seen.has(shape.what)) continue;
-      const match = shape.pattern.exec(text);
-      if (!match) continue;
-      seen.add(shape.what);
-      older(shape.version);
-      evidence.push(`${shape.what} (${relative(cwd, file).split('\\').join('/')}:${lineOf(text, match.index)}) → ${shape.version}`);
+    for (const site of evidenceIn(text)) {
+      if (site.reported || seen.has(site.shape.what)) continue;
+      seen.add(site.shape.what);
+      older(site.shape.version);
+      evidence.push(`${site.shape.what} (${relative(cwd, file).split('\\').join('/')}:${site.line}) → ${site.shape.version}`);
     }
   }
-  const installed = installedErgraph(cwd);
+  const installed = codeOnly ? undefined : installedErgraph(cwd);
   if (installed) {
     const label = versionOfPackage(installed.version);
     evidence.push(`installed ergraph ${installed.version}${label ? ` → ${label}` : ''}`);

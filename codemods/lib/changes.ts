@@ -33,12 +33,12 @@ export class OverlapError extends Error {
   override name = 'OverlapError';
 }
 
-function lineStartOf(source: string, pos: number): number {
+export function lineStartOf(source: string, pos: number): number {
   return source.lastIndexOf('\n', pos - 1) + 1;
 }
 
 /** The marker lines directly above the line starting at `lineStart`. */
-function markersAbove(source: string, lineStart: number): Set<string> {
+export function markersAbove(source: string, lineStart: number): Set<string> {
   const found = new Set<string>();
   let end = lineStart - 1;
   while (end > 0) {
@@ -65,10 +65,11 @@ function isVerbatim(node: ts.Node): boolean {
  * A line start where a marker comment is a comment: if `lineStart` falls inside a template
  * literal or JSX, the line of the outermost such construct around it.
  */
-function markerLine(sf: ts.SourceFile, lineStart: number): number {
+export function markerLine(sf: ts.SourceFile, lineStart: number): number {
   let found: ts.Node | undefined;
   const visit = (node: ts.Node): void => {
-    if (node.getStart(sf) < lineStart && node.getEnd() > lineStart) {
+    // `pos` (before the trivia) is cheap and never after `getStart`: most siblings are ruled out without it.
+    if (node.pos < lineStart && node.end > lineStart && node.getStart(sf) < lineStart) {
       if (isVerbatim(node)) {
         found = node;
         return;

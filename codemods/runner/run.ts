@@ -17,6 +17,7 @@ import { relative, resolve } from 'node:path';
 import { handles } from '../apply.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import type { CompanionFile, Transform, TransformOptions } from '../types.js';
+import { reportLeftovers } from './leftovers.js';
 import { listFiles } from './listing.js';
 import { runParses } from './parses.js';
 import { createPool } from './pool.js';
@@ -86,6 +87,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   } finally {
     await pool?.close();
   }
+  reportLeftovers(reports, texts, steps);
   const written = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
   return {

@@ -45,6 +45,44 @@ export function rewriteMarkers(ch: FileChanges): void {
     else ch.replace(node.name, '__relationships__');
   }
   for (const node of accesses) if (RELATIONSHIP_MARKERS.includes(node.name.text)) ch.replace(node.name, '__relationships__');
+  rewriteMarkerKeys(ch);
+}
+
+/** Every identifier named `name` in the file other than `declared`: uses by name, not by binding (enough to refuse). */
+function namesLike(sf: ts.SourceFile, name: string, declared: ts.Node): ts.Identifier[] {
+  const found: ts.Identifier[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && node.text === name && node !== declared) found.push(node);
+    node.forEachChild(visit);
+  };
+  visit(sf);
+  return found;
+}
+
+const isKeyOf = (node: ts.Node) => ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node;
+
+/**
+ * The marker as a string key: `kls['__ergraph_relationships__']`, and a constant or a default
+ * parameter holding it when every use of that name is such a key (`kls[marker]`). A marker string
+ * used any other way is left, and the run's last pass reports it.
+ */
+function rewriteMarkerKeys(ch: FileChanges): void {
+  const visit = (node: ts.Node): void => {
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && RELATIONSHIP_MARKERS.includes(node.text)) {
+      const holder = node.parent;
+      const named =
+        (ts.isVariableDeclaration(holder) && ts.isVariableDeclarationList(holder.parent) && holder.parent.flags & ts.NodeFlags.Const) || ts.isParameter(holder)
+          ? holder.initializer === node && ts.isIdentifier(holder.name) && holder.name
+          : undefined;
+      const uses = named ? namesLike(ch.sf, named.text, named) : [];
+      if (isKeyOf(node) || (named && uses.length > 0 && uses.every(isKeyOf))) {
+        const start = node.getStart(ch.sf) + 1;
+        ch.replace({ start, end: node.getEnd() - 1 }, '__relationships__');
+      }
+    }
+    node.forEachChild(visit);
+  };
+  visit(ch.sf);
 }
 
 interface Site {

@@ -1,0 +1,146 @@
+/**
+ * Where a script shows an old API: every site of every shape only code at an old version has.
+ * The version detector (`detect.ts`) chooses the steps from these sites, and the runner's last
+ * pass (`runner/leftovers.ts`) reports every site a run leaves, so the two can never disagree
+ * about what counts as old. Comments are not code: text there is neither evidence nor left over.
+ * A site on a line already marked `TODO(ergraph-migrate)` is reported work, not news.
+ */
+import { ts } from './lib/parse.js';
+
+export interface Shape {
+  /** The newest version whose code can have it. */
+  version: string;
+  what: string;
+  pattern: RegExp;
+  /** Why a run that leaves it leaves manual work: what the user must do. */
+  why: string;
+}
+
+const V3_OPTION_READS = 'targetKls|defaultFieldName|fieldFn|fieldNoneDefault(?:Factory)?';
+
+/** Oldest version first. Each pattern is global: every site counts. */
+export const SHAPES: readonly Shape[] = [
+  { version: '3', what: 'LoaderDepend', pattern: /\bLoaderDepend\b/g, why: 'LoaderDepend is Loader since v4' },
+  { version: '3', what: 'modelConfig', pattern: /\bmodelConfig\b/g, why: '@modelConfig() is @serialization since v4' },
+  { version: '3', what: 'LoadBy(...)', pattern: /\bLoadBy\s*\(/g, why: 'LoadBy was removed in v4: use AutoLoad' },
+  { version: '3', what: 'MultipleRelationship', pattern: /\bMultipleRelationship\b/g, why: 'MultipleRelationship was removed in v4: one Relationship per link' },
+  {
+    version: '3',
+    what: '__ergraph_relationships__',
+    pattern: /__(?:ergraph|pydantic_resolve)_relationships__/g,
+    why: 'the class attribute is __relationships__ since v4; a key built or passed at run time is not followed',
+  },
+  {
+    version: '3',
+    what: 'Resolver loaderFilters',
+    // As an option key (`loaderFilters: x`, shorthand `{ loaderFilters }`) or a property read: a variable of that name is the user's.
+    pattern: /\b(?:loaderFilters|globalLoaderFilter)\s*:|[{,]\s*(?:loaderFilters|globalLoaderFilter)\s*[,}]|\.\s*(?:loaderFilters|globalLoaderFilter)\b/g, why: 'Resolver loaderFilters/globalLoaderFilter are loaderParams/globalLoaderParam since v4' },
+  { version: '3', what: 'Relationship targetKls', pattern: /\btargetKls\s*:/g, why: 'Relationship targetKls is target since v4' },
+  {
+    version: '3',
+    what: 'v3 Relationship property read',
+    pattern: new RegExp(`(?:\\?\\.|\\.)\\s*(?:${V3_OPTION_READS})\\b|\\[\\s*(['"\`])(?:${V3_OPTION_READS})\\1\\s*\\]`, 'g'),
+    why: 'v4 Relationship properties are target, name, fkFn, fkNoneDefault, fkNoneDefaultFactory: this read of the v3 name gives undefined',
+  },
+  { version: '4', what: 'ErDiagram({ configs })', pattern: /\bErDiagram\s*\(\s*\{(?:[^{}]*?,)?\s*configs\s*[:,}]/gs, why: 'ErDiagram takes the entity list since v5' },
+  { version: '5', what: 'diagram.createAutoLoad()', pattern: /\.createAutoLoad\s*\(/g, why: 'createAutoLoad was removed in v5.5: use AutoLoad' },
+  { version: '5.5', what: 'AutoQueryConfig batchKeys/batchPages', pattern: /\b(?:batchKeys|batchPages)\s*:/g, why: 'AutoQueryConfig batch options moved in v6' },
+  { version: '5.5', what: 'SubsetConfig federationJoinKey', pattern: /\bfederationJoinKey\b/g, why: 'federationJoinKey moved in v6' },
+  { version: '5.5', what: 'toCamelCase/toGraphqlFieldName', pattern: /\b(?:toCamelCase|toGraphqlFieldName)\b/g, why: 'toCamelCase/toGraphqlFieldName were removed in v6' },
+  { version: '5.5', what: 'MCP get_query_schema({ name })', pattern: /get_(?:query|mutation)_schema[\s\S]{0,200}?\bname\s*:/g, why: 'the MCP schema tools take other arguments in v6' },
+];
+
+export interface Site {
+  shape: Shape;
+  /** 1-based. */
+  line: number;
+  column: number;
+  /**
+   * Under a `TODO(ergraph-migrate)` marker: already reported to the user. An import of an old
+   * name counts as reported when a use of it is: the use is the work, the import goes with it.
+   */
+  reported: boolean;
+  /** In an `import`/`export … from` line: the name's uses, when there are any, carry the report. */
+  inImport: boolean;
+}
+
+/** Text ending inside the braces of an `import { … }` or `export { … } from`. */
+const IMPORT_LIST = /(?:^|\n)[ \t]*(?:import|export)\b[^;{}()=]*\{[^{}]*$/;
+
+const MARKER = /^[ \t]*(?:\/\/|#) TODO\(ergraph-migrate\): /;
+
+/** The text with every comment blanked (newlines kept, so offsets and lines stay). */
+export function withoutComments(text: string): string {
+  if (!text.includes('/*') && !text.includes('//')) return text;
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  let out = '';
+  let last = 0;
+  let previous = ts.SyntaxKind.Unknown;
+  // Brace depth at each open `${`: the `}` that closes one continues the template.
+  const templates: number[] = [];
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    // A slash where an expression may start is a regular expression, whose text may hold `//`.
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && !endsExpression(previous)) kind = scanner.reScanSlashToken();
+    else if (kind === ts.SyntaxKind.OpenBraceToken) depth++;
+    else if (kind === ts.SyntaxKind.CloseBraceToken) {
+      if (templates.length > 0 && templates[templates.length - 1] === depth) {
+        kind = scanner.reScanTemplateToken(false);
+        if (kind === ts.SyntaxKind.TemplateTail) templates.pop();
+      } else depth--;
+    }
+    if (kind === ts.SyntaxKind.TemplateHead) templates.push(depth);
+    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
+      const start = scanner.getTokenStart();
+      out += text.slice(last, start) + scanner.getTokenText().replace(/[^\n\r]/g, ' ');
+      last = scanner.getTokenEnd();
+      continue;
+    }
+    if (kind !== ts.SyntaxKind.WhitespaceTrivia && kind !== ts.SyntaxKind.NewLineTrivia) previous = kind;
+  }
+  return out + text.slice(last);
+}
+
+function endsExpression(kind: ts.SyntaxKind): boolean {
+  return (
+    kind === ts.SyntaxKind.Identifier ||
+    kind === ts.SyntaxKind.CloseParenToken ||
+    kind === ts.SyntaxKind.CloseBracketToken ||
+    kind === ts.SyntaxKind.CloseBraceToken ||
+    kind === ts.SyntaxKind.NumericLiteral ||
+    kind === ts.SyntaxKind.StringLiteral ||
+    kind === ts.SyntaxKind.ThisKeyword ||
+    kind === ts.SyntaxKind.PlusPlusToken ||
+    kind === ts.SyntaxKind.MinusMinusToken
+  );
+}
+
+/** Every old-API site of one script, oldest shape first, then in text order. */
+export function evidenceIn(text: string, shapes: readonly Shape[] = SHAPES): Site[] {
+  const code = withoutComments(text);
+  const lineStarts: number[] = [0];
+  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (index: number) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const marked = (line: number) => line > 0 && MARKER.test(text.slice(lineStarts[line - 1]!, lineStarts[line]!));
+  const sites: Site[] = [];
+  for (const shape of shapes) {
+    shape.pattern.lastIndex = 0;
+    for (let m = shape.pattern.exec(code); m; m = shape.pattern.exec(code)) {
+      const line = lineOf(m.index);
+      const inImport = IMPORT_LIST.test(code.slice(Math.max(0, m.index - 2000), m.index));
+      sites.push({ shape, line: line + 1, column: m.index - lineStarts[line]! + 1, reported: marked(line), inImport });
+    }
+  }
+  for (const site of sites)
+    if (site.inImport && !site.reported) site.reported = sites.some((s) => s.shape === site.shape && !s.inImport && s.reported);
+  return sites;
+}

@@ -15,6 +15,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { version as graphqlVersion } from 'graphql';
 
 export interface BenchRow {
   /** The bench module, e.g. `graphql`. */
@@ -150,5 +151,5 @@ export async function runAlone(meta: ImportMeta, bench: BenchRun, budgetMs: numb
   if (process.argv[1] !== fileURLToPath(meta.url)) return;
   const rows = await bench({ budgetMs: Number(process.env.BENCH_BUDGET_MS) || budgetMs });
   printRows(rows);
-  console.log(`ergraph from ${import.meta.resolve('ergraph')}`);
+  console.log(`ergraph from ${import.meta.resolve('ergraph')}; node ${process.version}, graphql ${graphqlVersion}`);
 }

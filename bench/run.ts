@@ -18,6 +18,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { version as graphqlVersion } from 'graphql';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import buildIfStale from '../test/support/build-if-stale.js';
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
   buildIfStale();
   const load = loadavg();
   console.log(`ergraph benches: ${files.join(', ')}; about ${Math.round(total / 1000)} s in all`);
-  console.log(`node ${process.version}, ${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min)\n`);
+  console.log(`node ${process.version}, graphql ${graphqlVersion}, ${cpus().length} cores, load average ${load.map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min)\n`);
 
   const rows: BenchRow[] = [];
   for (const file of files) {
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   console.log();
   printRows(rows);
   const after = loadavg();
-  console.log(`load average after: ${after.map((l) => l.toFixed(2)).join(' ')}; times are medians of alternating rounds, in CPU time`);
+  console.log(`load average after: ${after.map((l) => l.toFixed(2)).join(' ')}; node ${process.version}, graphql ${graphqlVersion}; times are medians of alternating rounds, in CPU time`);
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3]!, Number(process.argv[4]));

@@ -78,6 +78,7 @@ export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions 
         client: c.req.header(clientHeader)?.trim().slice(0, 100) || undefined,
         extensions: params.extensions,
         documentId: params.documentId,
+        signal: c.req.raw.signal,
       });
       return deprecations.length > 0 ? { ...response, extensions: { deprecations } } : response;
     },

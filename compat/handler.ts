@@ -36,6 +36,8 @@ export interface ExecuteOptions {
   extensions?: Record<string, unknown> | null;
   /** A persisted document's id sent instead of `query` (`documentId`, or a Relay client's `doc_id`). */
   documentId?: string | null;
+  /** Cancels the v6 run when it aborts (the HTTP request's signal: the client went away). */
+  signal?: AbortSignal;
 }
 
 export interface ExecutionResponse {
@@ -54,6 +56,7 @@ export interface V6Handler {
       operationName?: string;
       /** `GraphQLHandler` takes per-call limits; compat turns off what it checked on the flat document. */
       limits?: OperationLimits;
+      signal?: AbortSignal;
     },
   ): Promise<ExecutionResponse>;
   /** A `GraphQLHandler`'s options: compat takes its `limits` when given none of its own. */
@@ -298,6 +301,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         // The flat document passed the limits above; its grouped form has one more level and an
         // alias per renamed root field, so the v6 handler's own static checks would misjudge it.
         limits: CHECKED_ELSEWHERE,
+        signal: opts.signal,
       });
       const v6Errors = (result.errors ?? []).map((e) => mapError(e, plan, op.locations));
       if (result.data === null || result.data === undefined) {

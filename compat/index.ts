@@ -26,7 +26,7 @@ export type { UsageStore, UsageRow, UsageSnapshot, UsageTotal, TrackedCoordinate
 export { sqlUsageStore, openUsageStore } from './usage-open.js';
 export type { OpenUsageStoreOptions } from './usage-open.js';
 export type { SqlUsageStoreOptions } from './usage-sql.js';
-export { createUsageRecorder, OTHER_CLIENTS } from './usage-recorder.js';
+export { createUsageRecorder, OTHER, OTHER_CLIENTS } from './usage-recorder.js';
 export type { UsageRecorder, UsageRecorderOptions, UsageRecorderStatus, FlushFailure } from './usage-recorder.js';
 export { retirementReport, reportMarkdown, compatReport } from './usage-report.js';
 export type {

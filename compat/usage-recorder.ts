@@ -16,14 +16,21 @@ import { recordCoordinateUse } from '../src/telemetry/metrics.js';
 import { clientName } from './client-name.js';
 import { mergeRow, rowKey, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
 
-/** Clients past `maxClients` in one flush window are counted under this name. */
-export const OTHER_CLIENTS = '(other clients)';
+/**
+ * Client names and coordinates past their cap for the day are counted under this name, so
+ * invented `x-client-name` values (or coordinates) cannot grow memory, the store or its report.
+ */
+export const OTHER = '(other)';
+/** @deprecated the same as `OTHER` (clients and coordinates share it). */
+export const OTHER_CLIENTS = OTHER;
 
 export interface UsageRecorderOptions {
   /** How often pending counts are written (default 10 000 ms). */
   flushIntervalMs?: number;
-  /** Distinct client names kept per flush window; later ones are counted as `(other clients)` (default 1000). */
+  /** Distinct client names kept per day; later ones are counted as `(other)` (default 1000). */
   maxClients?: number;
+  /** Distinct coordinates kept per day; later ones are counted as `(other)` (default 10 000). */
+  maxCoordinates?: number;
   /** Pending rows kept while the store fails; beyond this a failed batch is dropped and reported (default 100 000). */
   maxPendingRows?: number;
   /** Told about every failed write; default: one console warning per failure streak, and one on recovery. */
@@ -70,9 +77,19 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function createUsageRecorder(store: UsageStore, options: UsageRecorderOptions = {}): UsageRecorder {
   const now = options.now ?? Date.now;
   const maxClients = options.maxClients ?? 1000;
+  const maxCoordinates = options.maxCoordinates ?? 10_000;
   const maxPendingRows = options.maxPendingRows ?? 100_000;
   let pending = new Map<string, UsageRow>();
-  let clients = new Set<string>();
+  // The names of the day (`capDay`): each set holds at most its cap, and starts over each day.
+  let capDay = '';
+  const clients = new Set<string>();
+  const coordinatesOfDay = new Set<string>();
+  const capped = (seen: Set<string>, max: number, name: string) => {
+    if (seen.has(name)) return name;
+    if (seen.size >= max) return OTHER;
+    seen.add(name);
+    return name;
+  };
   let toTrack: TrackedCoordinate[] | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -102,7 +119,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     return dayText;
   };
 
-  const keysOf = new WeakMap<readonly string[], { day: string; client: string; keys: string[] }>();
+  const keysOf = new WeakMap<readonly string[], { day: string; client: string; named: string[]; keys: string[] }>();
 
   const countOf = (rows: Iterable<UsageRow>) => {
     let n = 0;
@@ -123,7 +140,6 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     if (pending.size === 0) return;
     const batch = pending;
     pending = new Map();
-    clients = new Set();
     try {
       await store.add([...batch.values()]);
       stats.flushes++;
@@ -173,21 +189,23 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     store,
     record(coordinates, client) {
       if (coordinates.length === 0) return;
-      let name = clientName(client);
-      if (!clients.has(name)) {
-        if (clients.size >= maxClients) name = OTHER_CLIENTS;
-        else clients.add(name);
-      }
       const at = now();
       const day = dayOf(at);
+      if (day !== capDay) {
+        capDay = day;
+        clients.clear();
+        coordinatesOfDay.clear();
+      }
+      const name = capped(clients, maxClients, clientName(client));
       // An operation's coordinates are one array for all its requests: its row keys are built
       // once per day and client, not joined again on every request.
       let memo = keysOf.get(coordinates);
       if (!memo || memo.day !== day || memo.client !== name) {
-        keysOf.set(coordinates, (memo = { day, client: name, keys: coordinates.map((coordinate) => rowKey({ day, client: name, coordinate })) }));
+        const named = coordinates.map((coordinate) => capped(coordinatesOfDay, maxCoordinates, coordinate));
+        keysOf.set(coordinates, (memo = { day, client: name, named, keys: named.map((coordinate) => rowKey({ day, client: name, coordinate })) }));
       }
       for (let i = 0; i < coordinates.length; i++) {
-        const coordinate = coordinates[i]!;
+        const coordinate = memo.named[i]!;
         const key = memo.keys[i]!;
         const row = pending.get(key);
         if (row) {
@@ -196,7 +214,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
           if (at > row.lastSeen) row.lastSeen = at;
         } else pending.set(key, { coordinate, client: name, day, count: 1, firstSeen: at, lastSeen: at });
       }
-      recordCoordinateUse(coordinates, name);
+      recordCoordinateUse(memo.named, name);
     },
     track(coordinates) {
       toTrack = [...(toTrack ?? []), ...coordinates];

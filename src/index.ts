@@ -19,6 +19,7 @@ export type {
   PageLoadFn,
   PageRequest,
   Page,
+  LoaderInfo,
 } from './er/relationship.js';
 export { ErDiagram, Entity, baseEntity } from './er/diagram.js';
 export { BatchPageConfig, PageOrder, OrderTerm } from './er/orders.js';

@@ -68,7 +68,8 @@ function isVerbatim(node: ts.Node): boolean {
 export function markerLine(sf: ts.SourceFile, lineStart: number): number {
   let found: ts.Node | undefined;
   const visit = (node: ts.Node): void => {
-    if (node.getStart(sf) < lineStart && node.getEnd() > lineStart) {
+    // `pos` (before the trivia) is cheap and never after `getStart`: most siblings are ruled out without it.
+    if (node.pos < lineStart && node.end > lineStart && node.getStart(sf) < lineStart) {
       if (isVerbatim(node)) {
         found = node;
         return;

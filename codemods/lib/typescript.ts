@@ -25,7 +25,9 @@ export declare namespace ts {
   type DiagnosticWithLocation = Ts.DiagnosticWithLocation;
   type ExportDeclaration = Ts.ExportDeclaration;
   type ExportSpecifier = Ts.ExportSpecifier;
+  type ElementAccessExpression = Ts.ElementAccessExpression;
   type Expression = Ts.Expression;
+  type FunctionLikeDeclaration = Ts.FunctionLikeDeclaration;
   type Identifier = Ts.Identifier;
   type ImportDeclaration = Ts.ImportDeclaration;
   type ImportSpecifier = Ts.ImportSpecifier;

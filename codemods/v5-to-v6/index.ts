@@ -21,6 +21,7 @@ import { findEmbeddedDocuments, MAGIC_COMMENT, parseableText, type EmbeddedDocum
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
+import { moveReadSites, unseenReaders } from './read-sites.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
 export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from './document.js';
@@ -76,7 +77,7 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   const edits: Edit[] = [...rewrite.edits];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
-  for (const problem of rewrite.problems) {
+  for (const problem of [...rewrite.problems, ...unseenReaders(document, rewrite.moves)]) {
     manual.push({ ...getLocation(gqlSource, problem.offset), reason: problem.reason });
     const lineStart = source.lastIndexOf('\n', problem.offset - 1) + 1;
     const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
@@ -133,6 +134,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     });
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
+    moveReadSites(ch, doc.node, document, rewrite.moves);
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }

@@ -9,8 +9,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { serve } from '@hono/node-server';
 import { createUsageRecorder, sqlUsageStore } from 'ergraph/compat';
+import { serveApp, type ServedApp } from 'ergraph/http';
 import { createApp } from './app.js';
 import { openDatabase, type DemoDatabase } from './database.js';
 import { buildGraph } from './graph.js';
@@ -76,25 +76,40 @@ if (seeded) console.log(` (${seconds(seeding)})`);
 const usage = createUsageRecorder(sqlUsageStore(database!.db, { description: database!.description }));
 const app = createApp(buildGraph(database!.db), database!.db, usage);
 
+/** Shutdown is bounded: a step that hangs (a locked table, a request that never ends) is cut. */
+const SHUTDOWN_STEP_MS = 10_000;
+const within = (step: Promise<unknown>, what: string) =>
+  Promise.race([
+    step,
+    new Promise<void>((resolve) =>
+      setTimeout(() => {
+        console.error(`ergraph demo: ${what} did not finish within ${SHUTDOWN_STEP_MS / 1000} s; stopping anyway`);
+        resolve();
+      }, SHUTDOWN_STEP_MS).unref(),
+    ),
+  ]);
+
 let closing = false;
+let served: ServedApp | undefined;
 async function stop(code: number) {
   if (closing) return;
   closing = true;
-  server.close();
-  server.closeAllConnections?.(); // keep-alive browser connections must not hold the exit
-  await usage.close(); // writes the counts of the last flush window
+  // Idle keep-alive connections close at once; requests in flight get up to 10 s (ergraph/http's limit).
+  await served?.close();
+  await within(usage.close(), 'writing the last usage counts'); // the counts of the last flush window
   // PGlite must close cleanly (it flushes its data directory) before the process ends.
   await database.close().catch((error: Error) => console.error(`ergraph demo: closing the database: ${error.message}`));
   process.exit(code);
 }
 
-const server = serve({ fetch: app.fetch, hostname, port }, (info) => {
-  const base = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}`;
-  console.log(`ergraph demo on ${database.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
-  console.log(`${base}/ · GraphiQL: ${base}/graphql · API docs: ${base}/docs · MCP: ${base}/mcp · v5 compat: ${base}/graphql/v5`);
-}) as import('node:http').Server;
-server.on('error', (error: NodeJS.ErrnoException) => {
-  console.error(`ergraph demo: ${portProblem(error)}`);
-  void stop(1);
-});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
+try {
+  // The package's server limits: header/request/idle timeouts, a cap on connections, bounded shutdown.
+  served = await serveApp(app, { hostname, port });
+} catch (error) {
+  console.error(`ergraph demo: ${portProblem(error as NodeJS.ErrnoException)}`);
+  await stop(1);
+}
+console.log(`ergraph demo on ${database!.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
+const base = served!.url;
+console.log(`${base}/ · GraphiQL: ${base}/graphql · API docs: ${base}/docs · MCP: ${base}/mcp · v5 compat: ${base}/graphql/v5`);

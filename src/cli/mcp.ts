@@ -32,11 +32,10 @@ export async function mcpCommand(args: McpArgs, io: CliIO): Promise<void> {
     await serveStdio(server);
     return;
   }
-  const { serve } = await import('@hono/node-server');
+  const { serveApp } = await import('../http/serve.js');
   const app = mcpApp(server, { path: args.path, allowedHosts: [...LOOPBACK_HOSTS, ...args.allowedHosts] });
-  const listening = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {
-    io.stderr.write(`ergraph mcp: ${apps.map((a) => a.name).join(', ')} at http://${args.host}:${info.port}${args.path}\n`);
-  });
+  const listening = await serveApp(app, { hostname: args.host, port: args.port });
+  io.stderr.write(`ergraph mcp: ${apps.map((a) => a.name).join(', ')} at http://${args.host}:${listening.port}${args.path}\n`);
   await stopSignal();
-  await new Promise<void>((resolve) => listening.close(() => resolve()));
+  await listening.close();
 }

@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../graphql/handler.js';
-import { graphqlApp } from '../http/index.js';
+import { graphqlApp, serveApp } from '../http/index.js';
 import { erPathFor } from '../http/graphql-app.js';
 import type { PictureServices } from '../picture/index.js';
 import type { McpApp } from '../mcp/apps.js';
@@ -88,17 +88,12 @@ export async function serveCommand(args: ServeArgs, io: CliIO): Promise<void> {
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
   const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
   const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts, services });
-  const { serve } = await import('@hono/node-server');
-  const listening = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: args.host, port: args.port }, (info) => {
-      const base = `http://${args.host}:${info.port}`;
-      for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
-      io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
-      resolve(server);
-    });
-    // e.g. EADDRINUSE: report it as the command's error instead of an uncaught exception.
-    server.once('error', reject);
-  });
+  // The package's server limits (timeouts, connection cap, bounded shutdown); a listen error such
+  // as EADDRINUSE rejects, reported as the command's error.
+  const listening = await serveApp(app, { hostname: args.host, port: args.port });
+  const base = `http://${args.host}:${listening.port}`;
+  for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
+  io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
   await stopSignal();
-  await new Promise<void>((resolve) => listening.close(() => resolve()));
+  await listening.close();
 }

@@ -3,6 +3,7 @@
  * attached to an `Entity` from outside. Both end up as the same `Operation` record, which the
  * GraphQL schema, the use-case router and MCP read.
  */
+import type { LoaderInfo } from './relationship.js';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { isModelClass, type AnyModelClass } from './model.js';
@@ -27,8 +28,12 @@ export interface OperationOptions<A extends z.ZodRawShape = z.ZodRawShape> {
 
 export type OperationKind = 'query' | 'mutation';
 
+/**
+ * A query or mutation method: the parsed args, the request context, and the run's `signal`
+ * (aborts when the client goes away or the budget is spent) with the context again.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationMethod = (args: any, context?: any) => unknown;
+export type OperationMethod = (args: any, context?: any, info?: LoaderInfo) => unknown;
 
 export interface Operation {
   kind: OperationKind;

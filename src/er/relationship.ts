@@ -5,9 +5,18 @@
 import type DataLoader from 'dataloader';
 import type { AnyModelClass } from './model.js';
 
+/**
+ * What a loader is handed besides its keys: the run's `signal` (aborts when the client goes away
+ * or the operation's budget is spent: pass it on to what can stop early) and the request context.
+ */
+export interface LoaderInfo {
+  readonly signal: AbortSignal;
+  readonly context: Record<string, unknown> | undefined;
+}
+
 /** A batch function: one call for many keys, one value (or Error) per key, in key order. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type BatchLoadFn<K = any, V = any> = (keys: readonly K[]) => PromiseLike<ArrayLike<V | Error>>;
+export type BatchLoadFn<K = any, V = any> = (keys: readonly K[], info: LoaderInfo) => PromiseLike<ArrayLike<V | Error>>;
 
 /** A DataLoader subclass; declared instance fields are params filled from the resolver. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,6 +59,7 @@ export type PageLoadFn<K = any, V = any> = (
   keys: readonly K[],
   page: PageRequest,
   context?: Record<string, unknown>,
+  info?: LoaderInfo,
 ) => Promise<Page<V>[]>;
 
 /**

@@ -36,6 +36,7 @@ import { objectBuilder } from './builders.js';
 import { nativeOf } from './native.js';
 import type { Completion, CompiledOperation, FieldKind, FieldPlan, Plan, Selection, Unsupported } from './plan.js';
 import { fieldSelection, included } from './selections.js';
+import { coercedValues, NO_VARIABLES, type Variables } from './versions.js';
 
 class NotCompiled extends Error {}
 
@@ -82,9 +83,9 @@ export function planFor(
   schema: GraphQLSchema,
   document: DocumentNode,
   compiled: CompiledOperation,
-  variables: Record<string, unknown>,
+  variables: Variables,
 ): Plan | Unsupported {
-  const key = compiled.conditionVariables.length ? JSON.stringify(compiled.conditionVariables.map((n) => variables[n] ?? null)) : '';
+  const key = compiled.conditionVariables.length ? JSON.stringify(compiled.conditionVariables.map((n) => coercedValues(variables)[n] ?? null)) : '';
   let plan = compiled.plans.get(key);
   if (!plan) {
     plan = compile(schema, document, compiled.operation, variables);
@@ -97,7 +98,7 @@ function compile(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
+  variables: Variables,
 ): Plan | Unsupported {
   if (operation.operation === 'subscription') return { unsupported: 'subscriptions' };
   const rootType = schema.getRootType(operation.operation);
@@ -124,7 +125,7 @@ function compile(
 export function collectFields(
   schema: GraphQLSchema,
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-  variables: Record<string, unknown>,
+  variables: Variables,
   type: GraphQLObjectType,
   sets: readonly SelectionSetNode[],
 ): Map<string, FieldNode[]> {
@@ -178,7 +179,7 @@ class Compiler {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-    private readonly variables: Record<string, unknown>,
+    private readonly variables: Variables,
   ) {}
 
   /**
@@ -240,7 +241,7 @@ class Compiler {
 /** Literal arguments, read once; a value that fails is read (and fails) again per run, as a field error. */
 function staticArgs(def: GraphQLField<unknown, unknown>, node: FieldNode): Record<string, unknown> | undefined {
   try {
-    return getArgumentValues(def, node, {});
+    return getArgumentValues(def, node, NO_VARIABLES);
   } catch {
     return undefined;
   }

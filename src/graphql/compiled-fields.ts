@@ -10,6 +10,7 @@ import { keyOf, MISSING } from './keys.js';
 import type { LoadSource } from './native.js';
 import type { Completion, FieldPlan, Plan, Selection } from './plan.js';
 import type { Run } from './run.js';
+import { infoSignal, type Variables } from './versions.js';
 
 /** A field whose value arrives later: it is completed by the next level. */
 export interface Slot {
@@ -75,7 +76,7 @@ export abstract class FieldWalk extends Completer {
   constructor(
     plan: Plan,
     context: Run,
-    protected readonly variables: Record<string, unknown>,
+    protected readonly variables: Variables,
     protected readonly rootValue: unknown,
   ) {
     super(plan, context);
@@ -258,7 +259,7 @@ export abstract class FieldWalk extends Completer {
 
   protected info(field: FieldPlan, pos: Pos | undefined): GraphQLResolveInfo {
     const { plan } = this;
-    return {
+    const info: Omit<GraphQLResolveInfo, 'getAbortSignal' | 'getAsyncHelpers'> = {
       fieldName: field.name,
       fieldNodes: field.nodes,
       returnType: field.def.type,
@@ -270,5 +271,6 @@ export abstract class FieldWalk extends Completer {
       operation: plan.operation,
       variableValues: this.variables,
     };
+    return Object.assign(info, infoSignal(this.context.budget)) as unknown as GraphQLResolveInfo;
   }
 }

@@ -29,13 +29,14 @@ import { FieldWalk, Level, type Slot } from './compiled-fields.js';
 import { BUBBLE, Pos, reaches, type Obj } from './compiled-values.js';
 import type { Plan } from './plan.js';
 import { settleModels, type Run } from './run.js';
+import type { Variables } from './versions.js';
 
 export interface CompiledResult {
   data: Obj | null;
   errors: GraphQLError[];
 }
 
-export async function executePlan(plan: Plan, run: Run, variables: Record<string, unknown>, rootValue: unknown): Promise<CompiledResult> {
+export async function executePlan(plan: Plan, run: Run, variables: Variables, rootValue: unknown): Promise<CompiledResult> {
   const execution = new Execution(plan, run, variables, rootValue);
   try {
     await execution.walk();

@@ -6,7 +6,6 @@
  */
 import {
   execute,
-  getVariableValues,
   GraphQLError,
   type DocumentNode,
   type ExecutionResult,
@@ -19,8 +18,7 @@ import type { CompiledOperation } from './plan.js';
 import { executePlan } from './compiled.js';
 import type { Run } from './run.js';
 import { executeSerially } from './serial.js';
-
-const NO_VARIABLES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+import { abortable, coerceVariables, type Variables } from './versions.js';
 
 export type ExecutorKind = 'compiled' | 'graphql-js';
 
@@ -65,20 +63,18 @@ export async function runDocument(schema: GraphQLSchema, prepared: PreparedDocum
     ...(name ? { 'graphql.operation.name': name } : {}),
     'ergraph.executor': options.executor,
   }));
-  const definitions = op.operation.variableDefinitions;
-  const coerced = definitions?.length
-    ? getVariableValues(schema, definitions, options.variables ?? {}, { maxErrors: 50 })
-    : { coerced: NO_VARIABLES };
+  const coerced = coerceVariables(schema, op.operation.variableDefinitions, options.variables);
   if (coerced.errors) return { errors: coerced.errors };
+  const { variables } = coerced;
   if (options.executor === 'compiled') {
-    const plan = planFor(schema, prepared.document, op, coerced.coerced);
+    const plan = planFor(schema, prepared.document, op, variables);
     if (!('unsupported' in plan)) {
-      const result = await executePlan(plan, run, coerced.coerced, options.rootValue);
+      const result = await executePlan(plan, run, variables, options.rootValue);
       return result.errors.length ? { data: result.data, errors: result.errors } : { data: result.data };
     }
   }
   try {
-    const result = await run.budget.race(Promise.resolve(runGraphqlJs(schema, prepared.document, op.operation, run, options, coerced.coerced)));
+    const result = await run.budget.race(Promise.resolve(runGraphqlJs(schema, prepared.document, op.operation, run, options, variables)));
     // A budget spent inside (loaded values counted by the level scheduler) fails the whole operation.
     return run.budget.exceeded ? { data: null, errors: [run.budget.exceeded] } : result;
   } catch (error) {
@@ -93,9 +89,9 @@ function runGraphqlJs(
   operation: OperationDefinitionNode,
   run: Run,
   options: RunOptions,
-  coerced: Record<string, unknown>,
+  variables: Variables,
 ): Promise<ExecutionResult> | ExecutionResult {
-  if (operation.operation === 'mutation') return executeSerially(schema, document, operation, run, options, coerced);
+  if (operation.operation === 'mutation') return executeSerially(schema, document, operation, run, options, variables);
   return execute({
     schema,
     document,
@@ -103,5 +99,6 @@ function runGraphqlJs(
     contextValue: run,
     variableValues: options.variables ?? undefined,
     operationName: options.operationName ?? undefined,
+    ...abortable(run.budget),
   });
 }

@@ -88,6 +88,13 @@ export interface ExecuteOptions {
   limits?: OperationLimits;
   /** Timings in this response's `extensions.timings` (default: the handler's `debug`). */
   debug?: boolean;
+  /**
+   * Cancels the operation when it aborts (e.g. the HTTP request's signal: the client went away):
+   * no further level or loader batch starts, loaders' `signal` aborts (SQL statements in flight
+   * are cancelled on node-postgres and postgres.js), and the answer is `data: null` with an
+   * `OPERATION_CANCELLED` error.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ExecutionResponse {
@@ -241,6 +248,7 @@ export class GraphQLHandler {
       resultTypes: this.built.resultTypes,
       budget: options.limits ? this.limitsFor(options.limits).merged : this.options.limits,
       debug: options.debug ?? this.options.debug,
+      signal: options.signal,
     });
     let result;
     try {

@@ -104,7 +104,7 @@ function operationField(types: TypeRegistry, entity: EntityInfo, op: Operation):
     run.budget.check(); // a spent budget starts no method
     const parsed = argsSchema.safeParse(toZodInput(op.args, rawArgs));
     if (!parsed.success) throw invalidArguments(where, parsed.error);
-    const value = adapt(returns, await op.fn.call(entity.kls, parsed.data, run.context), run.fromAttributes);
+    const value = adapt(returns, await op.fn.call(entity.kls, parsed.data, run.context, run.pool.info), run.fromAttributes);
     if (needsResolve(run, value)) await resolveModels(run, value);
     return value;
   };

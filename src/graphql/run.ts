@@ -11,6 +11,7 @@ import type { Page } from '../er/relationship.js';
 import { isModelInstance, type AnyModelClass } from '../er/model.js';
 import { planFor } from '../resolver/plan.js';
 import { LoaderPool } from '../resolver/pool.js';
+import { Cancellation } from '../resolver/cancel.js';
 import { RunTrace } from '../resolver/tracing.js';
 import { resolveTree } from '../resolver/resolver.js';
 import { Budget, type ExecutionBudget } from './budget.js';
@@ -29,6 +30,8 @@ export interface Run {
   readonly budget: Budget;
   /** The run's spans (operation, levels, loader batches) and, with `debug`, its timings. */
   readonly trace: RunTrace;
+  /** Aborts when the caller's signal does (client gone) or the budget is spent; made on first read. */
+  readonly signal: AbortSignal;
 }
 
 // A brand on the prototype rather than a WeakSet: `isRun` is asked on every resolver call of a
@@ -53,9 +56,16 @@ class OperationRun implements Run {
     readonly resultTypes: ReadonlySet<string>,
     budget: ExecutionBudget | undefined,
     readonly trace: RunTrace,
+    signal: AbortSignal | undefined,
   ) {
-    this.pool = new LoaderPool({ context }, trace);
-    this.budget = new Budget(budget);
+    const cancellation = new Cancellation(signal);
+    this.pool = new LoaderPool({ context }, trace, cancellation);
+    this.budget = new Budget(budget, cancellation);
+  }
+
+  /** Aborts when the caller's signal does or the budget is spent; made on first read. */
+  get signal(): AbortSignal {
+    return this.budget.cancellation.signal;
   }
 
   // Made on first use: the compiled executor needs it only for resolvers it does not know.
@@ -72,10 +82,10 @@ Object.defineProperty(OperationRun.prototype, RUN, { value: true });
 export function createRun(
   diagram: ErDiagram,
   context: Record<string, unknown> | undefined,
-  options: { fromAttributes: boolean; resultTypes: ReadonlySet<string>; budget?: ExecutionBudget; debug?: boolean },
+  options: { fromAttributes: boolean; resultTypes: ReadonlySet<string>; budget?: ExecutionBudget; debug?: boolean; signal?: AbortSignal },
 ): Run {
   const trace = new RunTrace('graphql.operation', {}, options.debug ?? false);
-  return new OperationRun(diagram, context ?? {}, options.fromAttributes, options.resultTypes, options.budget, trace);
+  return new OperationRun(diagram, context ?? {}, options.fromAttributes, options.resultTypes, options.budget, trace, options.signal);
 }
 
 /** Response models among one batch of loaded values are resolved together, with the run's pool. */

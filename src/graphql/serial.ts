@@ -25,6 +25,7 @@ import {
 import { collectFields, fragmentsOf } from './compile.js';
 import { nativeOf } from './native.js';
 import type { Run } from './run.js';
+import { abortable, type Variables } from './versions.js';
 
 type Obj = Record<string, unknown>;
 
@@ -34,10 +35,10 @@ export async function executeSerially(
   operation: OperationDefinitionNode,
   run: Run,
   options: { rootValue: unknown; variables?: Record<string, unknown> | null },
-  coerced: Record<string, unknown>,
+  coerced: Variables,
 ): Promise<ExecutionResult> {
   const rootType = schema.getMutationType();
-  if (!rootType) return execute({ schema, document, rootValue: options.rootValue, contextValue: run, variableValues: options.variables, operationName: operation.name?.value });
+  if (!rootType) return execute({ schema, document, rootValue: options.rootValue, contextValue: run, variableValues: options.variables, operationName: operation.name?.value, ...abortable(run.budget) });
   const fragments = fragmentsOf(document);
   const fragmentDefinitions = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
   const one = (selections: readonly FieldNode[]) => {
@@ -51,6 +52,7 @@ export async function executeSerially(
       rootValue: options.rootValue,
       contextValue: run,
       variableValues: options.variables,
+      ...abortable(run.budget),
     });
   };
 

@@ -52,7 +52,8 @@ export function handlerEndpoint(handler: GraphQLHandler, options: GraphqlAppOpti
       if (!('document' in prepared)) return { errors: prepared.errors, requestError: true };
       const context = options.context ? await options.context(c) : {};
       // The text, not the parsed document: the handler finds it in its cache without re-validating.
-      return handler.execute(query, { context, variables: params.variables, operationName: params.operationName });
+      // The request's signal aborts when the client disconnects: the run stops and its SQL is cancelled.
+      return handler.execute(query, { context, variables: params.variables, operationName: params.operationName, signal: c.req.raw.signal });
     },
     graphiql:
       options.graphiql === false

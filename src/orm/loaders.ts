@@ -7,7 +7,7 @@ import DataLoader from 'dataloader';
 import { getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { AnyModelClass } from '../er/model.js';
-import type { LoaderClass, LoaderRef, PageLoadFn, PageRequest } from '../er/relationship.js';
+import type { LoaderClass, LoaderInfo, LoaderRef, PageLoadFn, PageRequest } from '../er/relationship.js';
 import { buildObject } from '../resolver/loaders.js';
 import { columnKey } from './keys.js';
 import type { OrderProfiles } from './profiles.js';
@@ -15,6 +15,7 @@ import { keyId, listsByKey, pagesByKey, rowsByKey, type Fields, type ListSource 
 import type { Edge } from './relations.js';
 import type { TableEntry } from './table-model.js';
 import { flipped, type SqlDatabase } from './types.js';
+import { cancellable } from './cancel.js';
 
 export interface Resolved {
   entries: Map<PgTable, TableEntry & { kls: AnyModelClass }>;
@@ -34,10 +35,15 @@ function instances(target: TableEntry & { kls: AnyModelClass }) {
 /** PostgreSQL takes at most 65,535 parameters per statement: a larger batch becomes several statements. */
 export const MAX_KEYS_PER_STATEMENT = 30_000;
 
-async function chunked<V>(keys: readonly unknown[], load: (chunk: readonly unknown[]) => Promise<V[]>): Promise<V[]> {
+/** A thunk of the run's signal: read only by a driver that can cancel (see cancel.ts). */
+type Signal = (() => AbortSignal) | undefined;
+
+async function chunked<V>(keys: readonly unknown[], load: (chunk: readonly unknown[]) => Promise<V[]>, signal?: Signal): Promise<V[]> {
   if (keys.length <= MAX_KEYS_PER_STATEMENT) return load(keys);
   const out: V[] = [];
   for (let i = 0; i < keys.length; i += MAX_KEYS_PER_STATEMENT) {
+    // A cancelled run starts no further statement.
+    signal?.().throwIfAborted();
     out.push(...(await load(keys.slice(i, i + MAX_KEYS_PER_STATEMENT))));
   }
   return out;
@@ -48,7 +54,7 @@ function named<F extends Function>(fn: F, name: string): F {
   return fn;
 }
 
-type ContextBatch = (keys: readonly unknown[], context: Record<string, unknown> | undefined) => Promise<unknown[]>;
+type ContextBatch = (keys: readonly unknown[], context: Record<string, unknown> | undefined, signal: Signal) => Promise<unknown[]>;
 
 // Composite keys arrive as objects: cache them by value, as the pool does for function loaders.
 const cacheKeyFn = (key: unknown) => (key !== null && typeof key === 'object' ? keyId(key) : key);
@@ -60,14 +66,17 @@ const cacheKeyFn = (key: unknown) => (key !== null && typeof key === 'object' ? 
  * keeps relationships from sharing a DataLoader (and its cache) within a request.
  */
 function loaderRef(ctx: Resolved, name: string, batch: ContextBatch): LoaderRef {
-  if (!ctx.perRequest) return named((keys: readonly unknown[]) => batch(keys, undefined), name);
+  if (!ctx.perRequest) {
+    return named((keys: readonly unknown[], info?: LoaderInfo) => batch(keys, undefined, info && (() => info.signal)), name);
+  }
   const kls = class extends DataLoader<unknown, unknown> {
-    // Initialised so it is an own field: the pool fills only declared fields.
+    // Initialised so they are own fields: the pool fills only declared fields.
     _context: Record<string, unknown> | undefined = undefined;
+    _signal: AbortSignal | undefined = undefined;
     constructor() {
       // The batch runs after construction, when `self` is set; `this` cannot be captured in super().
-      let self: { _context: Record<string, unknown> | undefined } | undefined;
-      super((keys) => batch(keys, self!._context), { cacheKeyFn });
+      let self: { _context: Record<string, unknown> | undefined; _signal: AbortSignal | undefined } | undefined;
+      super((keys) => batch(keys, self!._context, () => self!._signal!), { cacheKeyFn });
       self = this;
     }
   };
@@ -104,12 +113,16 @@ export function singleLoader(ctx: Resolved, edge: Edge) {
   const key = columnKey(edge.target, edge.targetKey);
   const name = `${edge.id} (by ${getTableName(edge.target)}.${edge.targetKey.name})`;
   return byFields((fields) =>
-    loaderRef(ctx, name, (keys, context) => {
+    loaderRef(ctx, name, (keys, context, signal) => {
       const db = ctx.session(context);
-      return chunked(keys, async (chunk) => {
-        const rows = await rowsByKey(db, edge.target, edge.targetKey, chunk, fields, name);
-        return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
-      });
+      return chunked(
+        keys,
+        async (chunk) => {
+          const rows = await cancellable(db, signal, (on) => rowsByKey(on, edge.target, edge.targetKey, chunk, fields, name));
+          return buildObject(rows, chunk.map(keyId), (row) => keyId(row[key])).map((row) => (row ? make(row) : null));
+        },
+        signal,
+      );
     }),
   );
 }
@@ -122,19 +135,23 @@ export function listLoaders(
 ): { loaders: ReturnType<typeof byFields>; pageLoader?: PageLoadFn } {
   const make = instances(ctx.entries.get(edge.target)!);
   const loaders = byFields((fields) =>
-    loaderRef(ctx, edge.id, (keys, context) => {
+    loaderRef(ctx, edge.id, (keys, context, signal) => {
       const db = ctx.session(context);
-      return chunked(keys, async (chunk) => {
-        const byKey = await listsByKey(db, source, chunk, fields, edge.id);
-        return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
-      });
+      return chunked(
+        keys,
+        async (chunk) => {
+          const byKey = await cancellable(db, signal, (on) => listsByKey(on, source, chunk, fields, edge.id));
+          return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
+        },
+        signal,
+      );
     }),
   );
   const base = source.order;
   if (!base) return { loaders };
   const name = `${edge.id} (page)`;
   // Page loaders are handed the request context by the pool, so they stay functions.
-  const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest, context?: Record<string, unknown>) => {
+  const pageLoader: PageLoadFn = named(async (keys: readonly unknown[], page: PageRequest, context?: Record<string, unknown>, info?: LoaderInfo) => {
     let chosen = base;
     if (page.order !== undefined) {
       const profile = profiles?.orders.get(page.order);
@@ -148,7 +165,8 @@ export function listLoaders(
     const order = page.direction && page.direction.toLowerCase() !== chosen.direction ? flipped(chosen) : chosen;
     const db = ctx.session(context);
     const fields = page.fields && new Set(page.fields);
-    return chunked(keys, (chunk) => pagesByKey(db, source, chunk, { ...page, order }, fields, name, make));
+    const signal = info && (() => info.signal);
+    return chunked(keys, (chunk) => cancellable(db, signal, (on) => pagesByKey(on, source, chunk, { ...page, order }, fields, name, make)), signal);
   }, name);
   return { loaders, pageLoader };
 }

@@ -7,6 +7,7 @@ import DataLoader from 'dataloader';
 import { ConfigError, LoaderError } from '../er/errors.js';
 import type { BatchLoadFn, LoaderClass, LoaderRef, Page, PageLoadFn, PageRequest } from '../er/relationship.js';
 import type { RunTrace } from './tracing.js';
+import { Cancellation, CancelledError, type LoaderInfo } from './cancel.js';
 import { classLabel } from '../er/names.js';
 
 export interface LoaderPoolOptions {
@@ -15,6 +16,12 @@ export interface LoaderPoolOptions {
   /** Params offered to every class loader that declares a field of that name. */
   globalLoaderParam?: Record<string, unknown>;
   context?: Record<string, unknown>;
+  /**
+   * Cancels the run when it aborts: no loader batch starts after it, and loaders get a signal
+   * that aborts with it (`(keys, { signal, context })`, a page loader's fourth argument, a class
+   * loader's declared `_signal` field).
+   */
+  signal?: AbortSignal;
   /**
    * Pre-built DataLoaders to use instead of new ones, keyed by the batch function or DataLoader
    * subclass they stand for: values primed into them (`loader.prime(key, value)`) are never
@@ -52,9 +59,11 @@ function isLoaderClass(ref: LoaderRef): ref is LoaderClass {
   return typeof ref === 'function' && ref.prototype instanceof DataLoader;
 }
 
-function checked(fn: BatchLoadFn): BatchLoadFn {
+/** `fn` called with the run's loader info, never after the run was cancelled, its result checked. */
+function checked(fn: BatchLoadFn, info: LoaderInfo, cancellation: Cancellation): Batch {
   return async (keys) => {
-    const values = await fn(keys);
+    cancellation.throwIfAborted();
+    const values = await fn(keys, info);
     if (!values || typeof (values as ArrayLike<unknown>).length !== 'number') {
       throw new LoaderError(`Loader ${loaderName(fn)} must return an array with one value per key, got ${typeof values}`);
     }
@@ -132,9 +141,12 @@ class ValueCache implements DataLoader.CacheMap<unknown, Promise<unknown>> {
   }
 }
 
+/** A batch function as the pool calls it: its loader info already bound. */
+type Batch = (keys: readonly unknown[]) => PromiseLike<ArrayLike<unknown>>;
+
 /** A DataLoader the pool made from a batch function: what `loadAll` needs to load without it. */
 interface Direct {
-  batch: BatchLoadFn;
+  batch: Batch;
   cache: ValueCache | undefined;
   maxBatchSize: number;
 }
@@ -214,17 +226,28 @@ export class LoaderPool {
   private readonly loaders = new Map<LoaderRef, DataLoader<unknown, unknown>>();
   private readonly direct = new Map<DataLoader<unknown, unknown>, Direct>();
   private readonly pages = new Map<PageLoadFn, Map<string, DataLoader<unknown, Page>>>();
+  /** Handed to every loader call: the run's signal (made on first read) and the request context. */
+  readonly info: LoaderInfo;
 
   constructor(
     readonly options: LoaderPoolOptions = {},
     /** Spans (and timings) for each batch of the run's function and page loaders. */
     readonly trace?: RunTrace,
+    /** The run's cancellation (the executor's, shared with its budget); default: from `options.signal`. */
+    readonly cancellation: Cancellation = new Cancellation(options.signal),
   ) {
     checkLoaderPoolOptions(options);
+    const context = options.context;
+    this.info = {
+      context,
+      get signal() {
+        return cancellation.signal;
+      },
+    };
   }
 
   /** A DataLoader over `batch` with the options given for `ref`, which `loadAll` can load around. */
-  private made(ref: BatchLoadFn | PageLoadFn, batch: BatchLoadFn): DataLoader<unknown, unknown> {
+  private made(ref: BatchLoadFn | PageLoadFn, batch: Batch): DataLoader<unknown, unknown> {
     const own = this.options.loaderOptions?.get(ref);
     const cache = own?.cache === false ? undefined : new ValueCache();
     const loader = new DataLoader(batch, { cacheKeyFn, ...own, cacheMap: cache ?? null });
@@ -243,7 +266,7 @@ export class LoaderPool {
     return direct ? loadDirect(direct, keys) : (loader.loadMany(keys) as Promise<unknown[]>);
   }
 
-  private traced(name: string, batch: BatchLoadFn): BatchLoadFn {
+  private traced(name: string, batch: Batch): Batch {
     const trace = this.trace;
     return trace ? (keys) => trace.batch(name, keys.length, () => batch(keys)) : batch;
   }
@@ -260,7 +283,7 @@ export class LoaderPool {
         this.options.loaderInstances?.get(ref) ??
         (isLoaderClass(ref)
           ? this.instantiate(ref)
-          : this.made(ref as BatchLoadFn, this.traced(loaderName(ref), checked(ref as BatchLoadFn))));
+          : this.made(ref as BatchLoadFn, this.traced(loaderName(ref), checked(ref as BatchLoadFn, this.info, this.cancellation))));
       this.loaders.set(ref, loader);
     }
     return loader as DataLoader<K, V>;
@@ -282,7 +305,8 @@ export class LoaderPool {
     const id = `${request.limit}:${request.offset}:${request.withTotal}:${request.order ?? ''}:${request.direction ?? ''}:${request.fields?.join(',') ?? '*'}`;
     let loader = byRequest.get(id);
     if (!loader) {
-      const batch = checked(((keys: readonly K[]) => fn(keys, request, this.context)) as BatchLoadFn);
+      const info = this.info;
+      const batch = checked(((keys: readonly K[]) => fn(keys, request, this.context, info)) as BatchLoadFn, info, this.cancellation);
       Object.defineProperty(batch, 'name', { value: loaderName(fn) });
       loader = this.made(fn as PageLoadFn, this.traced(loaderName(fn), batch)) as DataLoader<unknown, Page>;
       byRequest.set(id, loader);
@@ -301,6 +325,12 @@ export class LoaderPool {
         loader._context = this.options.context;
         continue;
       }
+      if (key === '_signal') {
+        // An accessor: the signal is made only when the loader reads it.
+        const cancellation = this.cancellation;
+        Object.defineProperty(loader, '_signal', { get: () => cancellation.signal, enumerable: true });
+        continue;
+      }
       if (key in own) loader[key] = own[key];
       else if (key in global) loader[key] = global[key];
       if (loader[key] === undefined) {
@@ -312,11 +342,16 @@ export class LoaderPool {
     // A subclass hands its batch function to super(), out of reach but for DataLoader 2's own
     // `_batchLoadFn` field (stable through 2.x, the peer range); wrapping it gives class loaders
     // the same batch spans and timings as function loaders. Without that field, no spans.
+    // The same field lets a cancelled run start no batch of a class loader either.
     const trace = this.trace;
+    const cancellation = this.cancellation;
     const batch = loader._batchLoadFn;
-    if (trace && typeof batch === 'function') {
+    if (typeof batch === 'function') {
       const name = classLabel(kls);
-      loader._batchLoadFn = (keys: readonly unknown[]) => trace.batch(name, keys.length, () => (batch as BatchLoadFn).call(loader, keys));
+      // A rejection, not a throw: DataLoader reports a synchronous throw as a misdeclared loader.
+      const call = (keys: readonly unknown[]) =>
+        cancellation.aborted ? Promise.reject(new CancelledError(cancellation.cause)) : (batch as Batch).call(loader, keys);
+      loader._batchLoadFn = trace ? (keys: readonly unknown[]) => trace.batch(name, keys.length, () => call(keys)) : call;
     }
     return loader;
   }

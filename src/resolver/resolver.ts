@@ -49,11 +49,14 @@ export class Resolver {
   async resolve<T>(data: T): Promise<T> {
     const diagram = (this.constructor as typeof Resolver).diagram;
     const trace = new RunTrace('ergraph.resolve', {}, this.options.debug ?? false);
+    const pool = new LoaderPool(this.options, trace);
     try {
-      await resolveTree(data, diagram, new LoaderPool(this.options, trace));
+      await resolveTree(data, diagram, pool);
     } catch (error) {
       trace.end({}, error);
       throw error;
+    } finally {
+      pool.cancellation.dispose(); // stop listening to the caller's signal
     }
     this.timings = trace.end();
     return data;

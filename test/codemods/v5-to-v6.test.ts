@@ -18,6 +18,12 @@ const options: TransformOptions = { schema };
 
 const run = (source: string, file = 'input.ts', opts: TransformOptions = options) =>
   transform.apply(source, { file, facts: [], options: opts });
+/** A `.graphql` document's readers are out of sight: each operation whose paths move is marked (pinned in read-sites.test.ts). */
+const READERS = /^# TODO\(ergraph-migrate\): the code reading this operation's result.*\n/gm;
+const rewritten = (source: string, file: string, opts: TransformOptions = options) => {
+  const result = run(source, file, opts);
+  return { ...result, output: result.output.replace(READERS, ''), manual: result.manual.filter((m) => !m.reason.startsWith("the code reading this operation's result")) };
+};
 
 describe('v5-to-v6 fixtures: a small v5 app', () => {
   const input = readTree(join(APP, 'input'));
@@ -91,23 +97,23 @@ describe('v5-to-v6 fixtures: a small v5 app', () => {
 
 describe('v5-to-v6 documents', () => {
   it('groups a flat field, keeping its response key as an alias', () => {
-    expect(run('query { userGetAll(limit: 5) { id } }', 'a.graphql').output).toBe(
+    expect(rewritten('query { userGetAll(limit: 5) { id } }', 'a.graphql').output).toBe(
       'query { User { userGetAll: getAll(limit: 5) { id } } }',
     );
   });
 
   it('keeps an existing alias and drops one that would repeat the method name', () => {
-    expect(run('{ users: userGetAll { id } getAll: userGetAll { name } }', 'a.graphql').output).toBe(
+    expect(rewritten('{ users: userGetAll { id } getAll: userGetAll { name } }', 'a.graphql').output).toBe(
       '{ User { users: getAll { id } getAll { name } } }',
     );
   });
 
   it('with keepResponseKeys: false, writes bare method names', () => {
-    expect(run('{ userGetAll { id } }', 'a.gql', { schema, keepResponseKeys: false }).output).toBe('{ User { getAll { id } } }');
+    expect(rewritten('{ userGetAll { id } }', 'a.gql', { schema, keepResponseKeys: false }).output).toBe('{ User { getAll { id } } }');
   });
 
   it('carries directives and rewrites inline fragments on the root', () => {
-    expect(run('query ($s: Boolean!) { ... on Query { userById(id: 1) @skip(if: $s) { id } } ... { taskById(id: 1) { id } } }', 'a.graphql').output).toBe(
+    expect(rewritten('query ($s: Boolean!) { ... on Query { userById(id: 1) @skip(if: $s) { id } } ... { taskById(id: 1) { id } } }', 'a.graphql').output).toBe(
       'query ($s: Boolean!) { ... on Query { User { userById: byId(id: 1) @skip(if: $s) { id } } } ... { Task { taskById: byId(id: 1) { id } } } }',
     );
   });
@@ -115,13 +121,13 @@ describe('v5-to-v6 documents', () => {
   it('gives every later mutation group of an entity a fresh alias, across fragments on Mutation too', () => {
     const source =
       'mutation { ...Ops taskComplete(id: 2) { id } }\nfragment Ops on Mutation { taskCreate(input: { title: "a", ownerId: 1 }) { id } userRename(id: 1, name: "b") { id } }\n';
-    expect(run(source, 'm.graphql').output).toBe(
+    expect(rewritten(source, 'm.graphql').output).toBe(
       'mutation { ...Ops Task { taskComplete: complete(id: 2) { id } } }\nfragment Ops on Mutation { Task_2: Task { taskCreate: create(input: { title: "a", ownerId: 1 }) { id } } User { userRename: rename(id: 1, name: "b") { id } } }\n',
     );
   });
 
   it('reports a root alias that would collide with a new group', () => {
-    const result = run('{ User: __typename userById(id: 1) { id } }', 'a.graphql');
+    const result = rewritten('{ User: __typename userById(id: 1) { id } }', 'a.graphql');
     expect(result.manual.map((m) => m.reason)).toEqual([
       'the response key `User` is also the v6 group `User` this document now selects: give this field another alias',
     ]);
@@ -228,6 +234,9 @@ describe('v5-to-v6 documents', () => {
 });
 
 describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
+  // A component's top-level names are read by its markup too, which the read-site pass does not see.
+  const markupTodo = (name: string, moves: string, verb = 'use') => `// TODO(ergraph-migrate): the component's markup may ${verb} \`${name}\`; move its reads: ${moves}`;
+  const USERS = 'data.userGetAll → data.User.userGetAll';
   it('migrates each <script> block in place; markup, styles and comments stay byte for byte', () => {
     const source = [
       '<template>\r',
@@ -244,14 +253,18 @@ describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
     const result = run(source, 'List.vue');
     expect(result.output).toBe(
       source
-        .replace('const q = gql`{ userGetAll { id } }`', 'const q = gql`{ User { userGetAll: getAll { id } } }`')
+        .replace('const q = gql`{ userGetAll { id } }`', `${markupTodo('q', USERS)}\r\nconst q = gql\`{ User { userGetAll: getAll { id } } }\``)
         .replace(
           'const t = gql`{ taskGetAll { id } taskArchive }`',
-          '// TODO(ergraph-migrate): `taskArchive` is neither a v5 flat query field nor a v6 group of the given schema\r\nconst t = gql`{ Task { taskGetAll: getAll { id } } taskArchive }`',
+          `${markupTodo('t', 'data.taskGetAll → data.Task.taskGetAll')}\r\n// TODO(ergraph-migrate): \`taskArchive\` is neither a v5 flat query field nor a v6 group of the given schema\r\nconst t = gql\`{ Task { taskGetAll: getAll { id } } taskArchive }\``,
         ),
     );
     // Lines and columns are the component's own.
-    expect(result.manual).toEqual([{ line: 8, column: 11, reason: expect.stringContaining('`taskArchive`') }]);
+    expect(result.manual).toEqual([
+      { line: 7, column: 11, reason: expect.stringContaining('`q`') },
+      { line: 8, column: 11, reason: expect.stringContaining('`t`') },
+      { line: 8, column: 11, reason: expect.stringContaining('`taskArchive`') },
+    ]);
     expect(run(result.output, 'List.vue').output).toBe(result.output);
   });
 
@@ -273,8 +286,8 @@ describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
     const result = run(source, 'Card.svelte');
     expect(result.output).toBe(
       source
-        .replace('gql`{ userGetAll { id } }`', 'gql`{ User { userGetAll: getAll { id } } }`')
-        .replace('gql`{ taskById(id: 1) { id } }`', 'gql`{ Task { taskById: byId(id: 1) { id } } }`'),
+        .replace('  export const A = gql`{ userGetAll { id } }`', `  // TODO(ergraph-migrate): the document is exported: the modules importing it read its result; move its reads: ${USERS}\n  export const A = gql\`{ User { userGetAll: getAll { id } } }\``)
+        .replace('  const B: unknown = gql`{ taskById(id: 1) { id } }`', `  ${markupTodo('B', 'data.taskById → data.Task.taskById')}\n  const B: unknown = gql\`{ Task { taskById: byId(id: 1) { id } } }\``),
     );
   });
 
@@ -292,8 +305,8 @@ describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
     ].join('\r\n');
     expect(run(source, 'Page.astro').output).toBe(
       source
-        .replace('gql`{ userGetAll { id } }`', 'gql`{ User { userGetAll: getAll { id } } }`')
-        .replace('gql`{ taskGetAll { id } }`', 'gql`{ Task { taskGetAll: getAll { id } } }`'),
+        .replace('const data = await request(API, gql`{ userGetAll { id } }`)', `${markupTodo('data', USERS, 'read')}\r\nconst data = await request(API, gql\`{ User { userGetAll: getAll { id } } }\`)`)
+        .replace('  const q: string = gql`{ taskGetAll { id } }`', `  ${markupTodo('q', 'data.taskGetAll → data.Task.taskGetAll')}\r\n  const q: string = gql\`{ Task { taskGetAll: getAll { id } } }\``),
     );
     // Markup that merely starts with a rule is no frontmatter.
     const markup = '<hr />\n---\nconst a = gql`{ userGetAll { id } }`;\n---\n';
@@ -311,7 +324,7 @@ describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
     const source = '<p />\n<script>const q = gql`{ userGetAll { id } nope }`;</script>\n';
     const result = run(source, 'One.vue');
     expect(result.output).toBe(
-      '<p />\n<script>// TODO(ergraph-migrate): `nope` is neither a v5 flat query field nor a v6 group of the given schema\n        const q = gql`{ User { userGetAll: getAll { id } } nope }`;</script>\n',
+      `<p />\n<script>${markupTodo('q', USERS)}\n        // TODO(ergraph-migrate): \`nope\` is neither a v5 flat query field nor a v6 group of the given schema\n        const q = gql\`{ User { userGetAll: getAll { id } } nope }\`;</script>\n`,
     );
     expect(() => assertParses(result.output, 'One.vue')).not.toThrow();
     expect(run(result.output, 'One.vue').output).toBe(result.output);
@@ -323,7 +336,7 @@ describe('v5-to-v6 in Vue, Svelte and Astro components', () => {
       ['/app/src/plain.ts', 'const q = gql`{ userGetAll { id } }`;\n'],
     ]);
     const outcomes = applyToFiles(transform, files, options);
-    expect(outcomes.get('/app/src/List.vue')?.result?.output).toBe('<script setup>\nconst q = gql`{ User { userGetAll: getAll { id } } }`;\n</script>\n');
+    expect(outcomes.get('/app/src/List.vue')?.result?.output).toBe(`<script setup>\n${markupTodo('q', USERS)}\nconst q = gql\`{ User { userGetAll: getAll { id } } }\`;\n</script>\n`);
     const dir = mkdtempSync(join(tmpdir(), 'ergraph-sfc-'));
     try {
       mkdirSync(join(dir, 'src'));

@@ -6,7 +6,7 @@ import {
   createUsageRecorder,
   memoryUsageStore,
   openUsageStore,
-  OTHER_CLIENTS,
+  OTHER,
   type FlushFailure,
   type UsageRow,
   type UsageStore,
@@ -143,14 +143,27 @@ describe('createUsageRecorder', () => {
     ]);
   });
 
-  it('counts clients past maxClients in one window under one name, so hostile headers cannot grow memory', async () => {
+  it('caps client names and coordinates per day, counting the rest as (other), across flushes, and starts over the next day', async () => {
     const store = memoryUsageStore();
-    const recorder = createUsageRecorder(store, { maxClients: 3 });
-    for (let i = 0; i < 50; i++) recorder.record(['Query.a'], `client-${i}`);
+    let clock = Date.parse('2026-03-10T08:00:00Z');
+    const recorder = createUsageRecorder(store, { maxClients: 3, maxCoordinates: 2, now: () => clock });
+    for (let i = 0; i < 50; i++) {
+      recorder.record(['Query.a'], `client-${i}`);
+      if (i % 10 === 9) await recorder.flush(); // the cap holds for the day, not for one flush window
+    }
+    recorder.record(['Query.a', 'Query.b', 'Query.c', 'Query.d'], 'client-0');
+    await recorder.flush();
+    const day1 = (await store.read('2026-03-10')).rows.filter((r) => r.day === '2026-03-10');
+    expect([...new Set(day1.map((r) => r.client))].sort()).toEqual([OTHER, 'client-0', 'client-1', 'client-2']);
+    expect(total(day1.filter((r) => r.client === OTHER))).toBe(47);
+    expect([...new Set(day1.map((r) => r.coordinate))].sort()).toEqual([OTHER, 'Query.a', 'Query.b']);
+    expect(day1.find((r) => r.client === 'client-0' && r.coordinate === OTHER)!.count).toBe(2);
+    expect(total(day1)).toBe(54); // nothing lost: every use is counted, under its name or (other)
+    clock += 86_400_000;
+    recorder.record(['Query.c'], 'client-49');
     await recorder.close();
-    const rows = (await store.read('2000-01-01')).rows;
-    expect(rows.map((r) => r.client).sort()).toEqual([OTHER_CLIENTS, 'client-0', 'client-1', 'client-2']);
-    expect(rows.find((r) => r.client === OTHER_CLIENTS)!.count).toBe(47);
+    const day2 = (await store.read('2026-03-11')).rows.filter((r) => r.day === '2026-03-11');
+    expect(day2.map((r) => [r.client, r.coordinate])).toEqual([['client-49', 'Query.c']]);
   });
 
   it('adds up uses from processes whose clocks disagree: nothing lost, each on the day its clock said', async () => {

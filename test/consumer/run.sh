@@ -8,13 +8,25 @@
 # attw over the tarball. Beside those: every ergraph/ergraph-migrate line of the docs on a plain
 # install (commands.sh), docs/install.md's setup per package manager as written (setup.sh), and
 # TypeScript 7 (typescript7.sh). Prints its duration.
+#
+# On the Node first on PATH (.ci/run puts Node 22 and 24 there with .ci/node.sh), with the graphql
+# major users get on it: 16 on Node 20, 17 on Node 22 and later (graphql 17 requires Node 22).
+# `--quick`: only what differs by Node and graphql — a plain install (no engine warnings, the
+# graphql npm picks), (a) tsx, (b) tsc + node, (c) vitest, (d) ergraph-migrate, the type-check of
+# (e), (f) CommonJS; the rest runs once, in the full stage.
 set -euo pipefail
 started=$(date +%s)
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+graphql_major=16
+[ "$node_major" -ge 22 ] && graphql_major=17
+echo "== consumer: Node $(node -v), npm $(npm -v), graphql $graphql_major$($quick && echo ', quick')"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ergraph-consumer.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-step() { echo "== consumer: $* ($(( $(date +%s) - started )) s)"; }
+step() { echo "== consumer (Node $node_major): $* ($(( $(date +%s) - started )) s)"; }
 fail() { echo "consumer stage FAILED: $*" >&2; exit 1; }
 no_peer_warnings() { # $1 log file; npm/pnpm/yarn each word peer problems differently
   if grep -iE "ERESOLVE|unmet peer|peer dep|incorrect peer|missing peer|conflicting peer" "$1"; then fail "$2 printed peer-dependency warnings (above)"; fi
@@ -33,11 +45,16 @@ t0=$(date +%s%N)
 npm install "$tgz" > install.log 2>&1 || { cat install.log; fail "npm install"; }
 t1=$(date +%s%N)
 no_peer_warnings install.log "npm install"
+# No dependency (nor the peers npm adds) may refuse this Node.
+if grep -iE "EBADENGINE|Unsupported engine" install.log; then fail "npm install on Node $node_major printed engine warnings (above)"; fi
+picked="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/package.json', 'utf8')).version")"
+[ "${picked%%.*}" = "$graphql_major" ] || fail "npm installed graphql $picked on Node $node_major, expected $graphql_major"
 echo "   npm install: $(( (t1 - t0) / 1000000 )) ms, node_modules $(du -sh node_modules | cut -f1), $(ls node_modules | wc -l) top-level entries"
 for sub in "" /http /usecase /mcp /compat /migrate; do
   node --input-type=module -e "await import('ergraph$sub')" || fail "import ergraph$sub without optional peers"
 done
 
+if ! $quick; then
 step "every ergraph and ergraph-migrate command of README.md and docs/*.md, with only ergraph installed (no stack trace)"
 bash "$here/commands.sh" "$work/empty" "$root" || fail "a documented command printed a stack trace or a raw module error (above)"
 
@@ -60,6 +77,7 @@ node --input-type=module -e "await import('ergraph')" || fail "import ergraph un
 
 step "docs/install.md's setup per package manager (npm, pnpm, yarn 1), as written: install lines, tsc --init, tsx, vitest"
 bash "$here/setup.sh" "$tgz" "$work" || fail "docs/install.md's setup does not work as written (above)"
+fi
 
 step "consumer project: npm install"
 cp -r "$here/app" "$work/app" && cd "$work/app"
@@ -67,7 +85,7 @@ cat > package.json <<JSON
 { "name": "consumer-app", "version": "1.0.0", "type": "module", "private": true,
   "devDependencies": { "tsx": "^4.20.0", "typescript": "~5.9.0", "vitest": "^4.0.0", "vite": "^7.0.0", "@types/node": "^20.0.0" } }
 JSON
-npm install "$tgz" graphql zod hono dataloader @hono/node-server drizzle-orm "@electric-sql/pglite@^0.5.0" > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
+npm install "$tgz" "graphql@$graphql_major" zod hono dataloader @hono/node-server drizzle-orm "@electric-sql/pglite@^0.5.0" > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
 no_peer_warnings install.log "npm install (app)"
 
 step "(a) tsx"
@@ -113,12 +131,14 @@ cat > readme/tsconfig.json <<JSON
 { "extends": "../tsconfig.json", "compilerOptions": { "noEmit": true, "rootDir": ".", "noUnusedLocals": false, "skipLibCheck": true }, "include": ["*.ts"] }
 JSON
 npx tsc -p readme/tsconfig.json || fail "README/docs blocks do not type-check against the installed package (files under readme/ above)"
-for file in $(node -e "for (const p of require('./readme/plan.json')) if (p.run) console.log(p.file)"); do
+$quick || for file in $(node -e "for (const p of require('./readme/plan.json')) if (p.run) console.log(p.file)"); do
   timeout 120 npx tsx "readme/$file" > /dev/null || fail "README/docs block readme/$file does not run"
 done
 
+if ! $quick; then
 step "TypeScript 7: the app, the docs' blocks, ergraph-migrate in a project on typescript@7"
 bash "$here/typescript7.sh" "$tgz" "$work/app" || fail "TypeScript 7 (above)"
+fi
 
 step "(f) a CommonJS project (package.json as npm init writes it): the CLIs load its TypeScript app"
 mkdir -p "$work/cjs/src" && cd "$work/cjs"
@@ -143,9 +163,11 @@ JSON
 npx tsc -p tsconfig.json || fail "tsc with module commonjs (node10 resolution) in a CommonJS project"
 node -e "const { apps } = require('./dist/apps.js'); if (!apps[0].handler.schema.getType('UserQuery')) process.exit(1)" || fail "the compiled CommonJS app does not run"
 
+$quick && { echo "consumer stage (quick) on Node $node_major passed in $(( $(date +%s) - started )) s"; exit 0; }
+
 step "(g) are the types wrong? (attw over the tarball: node10, node16 from ESM, bundler)"
 # ergraph is ESM only, so 'cjs-resolves-to-esm' (a require() of it) is by design: Node 20.19+
 # loads it with require, and TypeScript 5.8+ allows that under module nodenext.
 npx -y @arethetypeswrong/cli@0.18 "$tgz" --ignore-rules cjs-resolves-to-esm --format ascii --no-emoji > attw.log 2>&1 || { cat attw.log; fail "attw found problems in the package's types"; }
 
-echo "consumer stage passed in $(( $(date +%s) - started )) s"
+echo "consumer stage on Node $node_major passed in $(( $(date +%s) - started )) s"

@@ -13,6 +13,7 @@ import {
   type SelectionNode,
   type VariableDefinitionNode,
 } from 'graphql';
+import { coercedValues } from '../../graphql/versions.js';
 
 export interface Forwarded {
   /** Printed selections, ready to go inside `{ ... }`. */
@@ -79,7 +80,7 @@ export function forward(info: GraphQLResolveInfo, selections: readonly Selection
     variables: [...used].map((name) => ({
       name: `${prefix}_${name}`,
       definition: `$${prefix}_${name}: ${print(definitions.get(name)!.type)}`,
-      value: info.variableValues[name],
+      value: coercedValues(info.variableValues)[name],
     })),
   };
 }

@@ -4,6 +4,7 @@
  * answers are keyed by the client's aliases (the selection is forwarded as written).
  */
 import {
+  getNullableType,
   GraphQLBoolean,
   GraphQLEnumType,
   GraphQLFloat,
@@ -19,6 +20,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputType,
   type GraphQLNamedType,
+  type GraphQLNullableType,
   type GraphQLOutputType,
   type TypeNode,
 } from 'graphql';
@@ -127,7 +129,7 @@ export function typeFromText(types: TypeRegistry, catalog: Catalog, text: string
   const build = (node: TypeNode): AnyType | undefined => {
     if (node.kind === Kind.NON_NULL_TYPE) {
       const inner = build(node.type);
-      return inner && (new GraphQLNonNull(inner) as unknown as AnyType);
+      return inner && (new GraphQLNonNull(getNullableType(inner) as GraphQLNullableType) as unknown as AnyType);
     }
     if (node.kind === Kind.LIST_TYPE) {
       const inner = build(node.type);

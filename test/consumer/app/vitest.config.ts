@@ -1,8 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // graphql 16 has no exports map: Node gives ergraph graphql's CommonJS entry while Vite would
-  // give test files its .mjs one — two copies, and "Cannot use GraphQLSchema from another module
-  // or realm". Pointing test files at the CommonJS entry too leaves one copy.
-  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+  // Node gives ergraph (in node_modules) one graphql entry and Vite would give test files another
+  // (graphql 16: its .mjs beside the CommonJS main; graphql 17: its development build) — two
+  // copies, and "Cannot use GraphQLSchema from another module or realm". Resolving graphql as
+  // Node does leaves one copy, on either major.
+  resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(import.meta.resolve('graphql')) }] },
 });

@@ -21,6 +21,7 @@ import {
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
+  type GraphQLNamedType,
 } from 'graphql';
 import type { Tape } from './random.js';
 
@@ -183,7 +184,7 @@ class Writer {
     if (isInputObjectType(inner)) {
       return `{ ${Object.values(inner.getFields()).map((f) => `${f.name}: ${this.literal(f.type)}`).join(', ')} }`;
     }
-    return JSON.stringify(this.scalar(inner.name));
+    return JSON.stringify(this.scalar((inner as GraphQLNamedType).name));
   }
 
   private value(type: GraphQLInputType): unknown {

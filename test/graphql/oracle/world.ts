@@ -8,6 +8,7 @@
  * loaders, methods and resolvers ask the current case (`state.env`) what to do.
  */
 import {
+  getNullableType,
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLID,
@@ -245,7 +246,7 @@ export function makeWorld(tape: Tape): World {
           'object' in n ? objectTypeFor(types, classes.get(n.object)!) : n.leaf === 'Color' ? (types.enums.get('Color')?.type ?? GraphQLString) : GRAPHQL[n.leaf];
         for (let level = extra.nonNull.length - 1; level >= 0; level--) {
           if (level < extra.nonNull.length - 1) type = new GraphQLList(type);
-          if (extra.nonNull[level]) type = new GraphQLNonNull(type);
+          if (extra.nonNull[level]) type = new GraphQLNonNull(getNullableType(type)) as GraphQLOutputType;
         }
         fields[extra.name] = {
           type,

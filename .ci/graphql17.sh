@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# graphql 17 on Node 22 (issue 28.1): type-check, then run the GraphQL, compat, MCP and codemod
+# suites (both executors) again, in a copy of the checkout whose node_modules gets graphql 17 —
+# the checkout itself keeps graphql 16. Run after `npm install` and `npm run build` (.ci/run does).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+PATH="$("$root/.ci/node.sh" 22):$PATH"
+copy="$(mktemp -d "${TMPDIR:-/tmp}/ergraph-graphql17.XXXXXX")"
+trap 'rm -rf "$copy"' EXIT
+# dist/ comes along (the CLI suites run the built bins) with its times, so it stays up to date.
+tar -C "$root" --exclude=./.git -cf - . | tar -C "$copy" -xf -
+cd "$copy"
+npm install graphql@17 --no-save --no-audit --no-fund > graphql17-install.log 2>&1 || { cat graphql17-install.log; exit 1; }
+version="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/package.json', 'utf8')).version")"
+[ "${version%%.*}" = 17 ] || { echo "expected graphql 17 in the copy, got $version" >&2; exit 1; }
+echo "== graphql $version on Node $(node -v)"
+npx tsc -p tsconfig.json --noEmit
+npx vitest run test/graphql test/compat test/mcp test/codemods

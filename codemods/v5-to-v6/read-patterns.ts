@@ -1,0 +1,100 @@
+/**
+ * The rewrites of reads of `data` itself: `data.userGetAll` → `data.User.userGetAll` (also
+ * `?.` and `['userGetAll']`), and `const { userGetAll } = data` → `const { User: { userGetAll } } = data`.
+ * Only the step under `data` changes: what lies below a moved key has the same shape in v6.
+ */
+import { ts } from '../lib/parse.js';
+import type { Reads } from './read-types.js';
+
+/** A key written as a name or a plain string; `undefined` for computed keys. */
+export function keyText(name: ts.Node | undefined): string | undefined {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isNumericLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name)) return keyText(name.expression);
+  return undefined;
+}
+
+const isName = (text: string) => /^[A-Za-z_$][\w$]*$/.test(text);
+
+/**
+ * `access` reads `key` off `data`. Returns false when the key did not move (nothing to do) and
+ * reports a clash when a v5 read names a key the v6 groups now use.
+ */
+export function rewriteAccess(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccessExpression, key: string): void {
+  const to = r.moves.get(key);
+  if (!to) {
+    if (r.groups.has(key)) r.todo(access, `\`${key}\` is now a v6 group this operation selects, not the v5 field read here`);
+    else if (r.open && key !== '__typename') r.todo(access, `\`data.${key}\` may come from a fragment whose fields moved`);
+    return;
+  }
+  const [group, leaf] = to as [string, string];
+  const { sf, ch } = r;
+  if (ts.isPropertyAccessExpression(access)) {
+    // Only the name changes; `data?.userGetAll` stays short-circuited by its own `?.`.
+    ch.replace(access.name, `${group}.${leaf}`);
+    r.ch.note(access, `read moved: data.${key} → data.${to.join('.')}`);
+    return;
+  }
+  const arg = access.argumentExpression;
+  const quote = sf.text[arg.getStart(sf)] ?? "'";
+  const leafText = leaf === key ? arg.getText(sf) : `${quote}${leaf}${quote}`;
+  // `data['userGetAll']` → `data.User['userGetAll']`, `data?.['x']` → `data?.User['x']`.
+  const opener = access.questionDotToken ? '?.' : '.';
+  ch.replace({ start: access.expression.getEnd(), end: access.getEnd() }, `${opener}${group}[${leafText}]`);
+  r.ch.note(access, `read moved: data.${key} → data.${to.join('.')}`);
+}
+
+/** The element's text without its `key:` part: `people = []` of `userGetAll: people = []`. */
+function valueText(sf: ts.SourceFile, element: ts.BindingElement): string {
+  return sf.text.slice(element.name.getStart(sf), element.getEnd());
+}
+
+/**
+ * `const { userGetAll, me: user, __typename } = data` →
+ * `const { User: { userGetAll, byId: user }, __typename } = data` (keys that did not move stay
+ * where they are; the groups take the place of the first key that moved into them).
+ */
+export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): void {
+  const { sf } = r;
+  const parts: string[] = [];
+  const groups = new Map<string, string[]>();
+  let moved = false;
+  for (const element of pattern.elements) {
+    if (element.dotDotDotToken) return r.todo(element, 'a rest element collects the v6 groups, not the v5 fields');
+    const key = keyText(element.propertyName ?? element.name);
+    if (key === undefined) return r.todo(element, 'a computed key may name a moved field');
+    const to = r.moves.get(key);
+    if (!to) {
+      if (r.groups.has(key)) return r.todo(element, `\`${key}\` is now a v6 group this operation selects, not the v5 field read here`);
+      if (r.open && key !== '__typename') return r.todo(element, `\`${key}\` may come from a fragment whose fields moved`);
+      parts.push(element.getText(sf));
+      continue;
+    }
+    moved = true;
+    const [group, leaf] = to as [string, string];
+    const value = valueText(sf, element);
+    const shorthand = !element.propertyName && leaf === key;
+    const item = shorthand ? value : `${isName(leaf) ? leaf : JSON.stringify(leaf)}: ${value}`;
+    const items = groups.get(group);
+    if (items) items.push(item);
+    else {
+      groups.set(group, [item]);
+      parts.push(`\0${group}`);
+    }
+  }
+  if (!moved) return;
+  const text = parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${groups.get(p.slice(1))!.join(', ')} }` : p));
+  const written = pattern.getText(sf);
+  let replacement: string;
+  if (written.includes('\n')) {
+    const lineStart = sf.text.lastIndexOf('\n', pattern.elements[0]!.getStart(sf)) + 1;
+    const indent = /^[ \t]*/.exec(sf.text.slice(lineStart))![0];
+    const closeStart = sf.text.lastIndexOf('\n', pattern.getEnd() - 1) + 1;
+    const closeIndent = /^[ \t]*/.exec(sf.text.slice(closeStart))![0];
+    const eol = sf.text.includes('\r\n') ? '\r\n' : '\n';
+    const trailing = /,\s*}$/.test(written) ? ',' : '';
+    replacement = `{${eol}${indent}${text.join(`,${eol}${indent}`)}${trailing}${eol}${closeIndent}}`;
+  } else replacement = `{ ${text.join(', ')} }`;
+  r.ch.replace(pattern, replacement);
+  r.ch.note(pattern, `read moved: ${r.summary}`);
+}

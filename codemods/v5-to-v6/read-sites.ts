@@ -1,0 +1,245 @@
+/**
+ * Read sites move with their documents. When v5-to-v6 moves `data.userGetAll` to
+ * `data.User.userGetAll`, the code in the same file that reads the operation's result is found
+ * (the document's variable → the client call that runs it → the value that call gives) and its
+ * reads are rewritten: property access, optional chains, element access and destructuring.
+ * Clients known: Apollo Client, urql, graphql-request, Relay, and `fetch` of a JSON body.
+ * Whatever the pass cannot prove (an exported document, a result handed to other code, a client
+ * it does not know) gets a marker naming the moved paths and counts as manual work.
+ */
+import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import type { FileChanges } from '../lib/changes.js';
+import { ts } from '../lib/parse.js';
+import { isSfc } from '../lib/sfc.js';
+import type { MovedPath } from './document.js';
+import { bindParameter, flow, outer, referencesOf } from './read-flow.js';
+import { keyText } from './read-patterns.js';
+import { DATA, promiseOf, RESULT, type Reads, type Shape } from './read-types.js';
+
+const APOLLO = /^@apollo\/client(\/|$)/;
+const URQL = /^(urql|@urql\/)/;
+const RELAY = /^(react-relay|relay-runtime)(\/|$)/;
+const REQUEST = /^(graphql-request|graffle)(\/|$)/;
+
+const fnOf = (returns: Shape): Shape => ({ kind: 'fn', returns });
+const tuple = (...items: (Shape | undefined)[]): Shape => ({ kind: 'tuple', items });
+
+/** `data.a → data.G.a, …` for the moves of one document. */
+export function describeMoves(moves: readonly MovedPath[]): string {
+  const seen = new Set<string>();
+  for (const m of moves) seen.add(`data.${m.from.join('.')} → data.${m.to.join('.')}`);
+  return [...seen].join(', ');
+}
+
+const imports = new WeakMap<ts.SourceFile, Map<string, string>>();
+function importsOf(sf: ts.SourceFile): Map<string, string> {
+  const known = imports.get(sf);
+  if (known) return known;
+  const found = new Map<string, string>();
+  imports.set(sf, found);
+  for (const stmt of sf.statements) {
+    if (!ts.isImportDeclaration(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier)) continue;
+    const module = stmt.moduleSpecifier.text;
+    const clause = stmt.importClause;
+    if (clause?.name) found.set(clause.name.text, module);
+    const bindings = clause?.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) found.set(bindings.name.text, module);
+    else if (bindings) for (const el of bindings.elements) found.set(el.name.text, module);
+  }
+  return found;
+}
+
+/** Root fields the document spreads from fragments it does not define: their moves are not in this document's list. */
+function spreadsElsewhere(document: DocumentNode): boolean {
+  const defined = new Set(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])));
+  const open = (set: SelectionSetNode): boolean =>
+    set.selections.some((s) => (s.kind === Kind.FRAGMENT_SPREAD ? !defined.has(s.name.value) : s.kind === Kind.INLINE_FRAGMENT ? open(s.selectionSet) : false));
+  return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && open(d.selectionSet));
+}
+
+/** Fragments spread at the root of an operation (directly or in inline fragments). */
+function rootSpreads(set: SelectionSetNode, into = new Set<string>()): Set<string> {
+  for (const s of set.selections) {
+    if (s.kind === Kind.FRAGMENT_SPREAD) into.add(s.name.value);
+    else if (s.kind === Kind.INLINE_FRAGMENT) rootSpreads(s.selectionSet, into);
+  }
+  return into;
+}
+
+function calleeName(call: ts.CallExpression): string | undefined {
+  const callee = call.expression;
+  if (ts.isIdentifier(callee)) return callee.text;
+  if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
+  return undefined;
+}
+
+/** The module a callee comes from: `useQuery` imported from it, or `Apollo.useQuery` through a namespace import. */
+function moduleOf(r: Reads, call: ts.CallExpression): string | undefined {
+  const callee = call.expression;
+  if (ts.isIdentifier(callee)) return r.importedFrom.get(callee.text);
+  if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) return r.importedFrom.get(callee.expression.text);
+  return undefined;
+}
+
+const fileUses = (r: Reads, library: RegExp) => [...r.importedFrom.values()].some((m) => library.test(m));
+
+/** Callbacks in a client call's options that receive the data: `onCompleted(data)`, `update(cache, { data })`. */
+function options(r: Reads, arg: ts.Node | undefined): void {
+  if (!arg || !ts.isObjectLiteralExpression(arg)) return;
+  for (const prop of arg.properties) {
+    const key = keyText(prop.name);
+    const value = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isMethodDeclaration(prop) ? prop : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+    if (key === 'onCompleted') bindParameter(r, value, 0, DATA);
+    else if (key === 'update') bindParameter(r, value, 1, RESULT);
+    else if (key === 'optimisticResponse' || key === 'updater' || key === 'optimisticUpdater' || key === 'updateQuery')
+      r.todo(prop, `\`${key}\` writes or reads data in the v5 shape`);
+  }
+}
+
+/** The result type a call names (`useQuery<GetUsers>(…)`) still describes the v5 shape. */
+function typeArguments(r: Reads, call: ts.CallExpression): void {
+  if (call.typeArguments?.length)
+    r.todo(call, `the type argument \`${call.typeArguments[0]!.getText(r.sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
+}
+
+/** The document is the `index`th argument of `call`. */
+function positional(r: Reads, call: ts.CallExpression, index: number): void {
+  const name = calleeName(call);
+  const mod = moduleOf(r, call);
+  const apollo = mod !== undefined && APOLLO.test(mod);
+  typeArguments(r, call);
+  if (apollo && index === 0 && (name === 'useQuery' || name === 'useSuspenseQuery')) return flow(r, call, RESULT), options(r, call.arguments[1]);
+  if (apollo && index === 0 && name === 'useLazyQuery') return flow(r, call, tuple(fnOf(promiseOf(RESULT)), RESULT)), options(r, call.arguments[1]);
+  if (apollo && index === 0 && name === 'useMutation') return flow(r, call, tuple(fnOf(promiseOf(RESULT)), RESULT)), options(r, call.arguments[1]);
+  if (mod && URQL.test(mod) && index === 0 && name === 'useMutation') return flow(r, call, tuple(RESULT, fnOf(promiseOf(RESULT))));
+  if (mod && RELAY.test(mod) && index === 0 && (name === 'useLazyLoadQuery' || name === 'usePreloadedQuery')) return flow(r, call, DATA);
+  if (mod && RELAY.test(mod) && (name === 'useQueryLoader' || name === 'loadQuery')) return; // a reference, read through usePreloadedQuery
+  const requestLib = (mod && REQUEST.test(mod)) || (mod === undefined && ts.isPropertyAccessExpression(call.expression) && fileUses(r, REQUEST));
+  if (requestLib && index <= 1 && name === 'request') return flow(r, call, promiseOf(DATA));
+  if (requestLib && index <= 1 && name === 'rawRequest') return flow(r, call, promiseOf(RESULT));
+  if (index === 0 && (name === 'query' || name === 'mutation') && ts.isPropertyAccessExpression(call.expression) && fileUses(r, URQL)) return flow(r, call, { kind: 'source' });
+  // `print(DOC)` is the document as text: where the text goes is where the document goes.
+  if (name === 'print' && mod === 'graphql') return useOf(r, call);
+  r.todo(call, `the document is passed to \`${name ?? 'a call'}\`, a client the migration does not know`);
+}
+
+/** The document is the `key` of an options object passed to `call`. */
+function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpression, key: string): void {
+  const name = calleeName(call);
+  const mod = moduleOf(r, call);
+  typeArguments(r, call);
+  const method = ts.isPropertyAccessExpression(call.expression);
+  if (method && fileUses(r, APOLLO) && ((name === 'query' && key === 'query') || (name === 'mutate' && key === 'mutation'))) return flow(r, call, promiseOf(RESULT)), options(r, literal);
+  if (method && name === 'readQuery' && key === 'query') return flow(r, call, DATA);
+  if (mod && URQL.test(mod) && name === 'useQuery' && key === 'query') return flow(r, call, tuple(RESULT, fnOf(RESULT)));
+  if (((mod && REQUEST.test(mod)) || (method && fileUses(r, REQUEST))) && key === 'document') {
+    if (name === 'request') return flow(r, call, promiseOf(DATA));
+    if (name === 'rawRequest') return flow(r, call, promiseOf(RESULT));
+  }
+  if (mod && RELAY.test(mod) && name === 'commitMutation' && key === 'mutation') return options(r, literal);
+  if (name === 'stringify' && call.expression.getText(r.sf) === 'JSON.stringify' && key === 'query') return flow(r, call, { kind: 'body' });
+  r.todo(call, `the document is given to \`${name ?? 'a call'}\`, which the migration cannot follow to the code reading its result`);
+}
+
+/**
+ * `cache.modify({ fields: { userGetAll(existing) { … } } })` names a v5 root field of Apollo's
+ * normalized cache; in v6 the cache holds `User` there and `getAll` inside it.
+ */
+const modifyFields = new WeakMap<ts.SourceFile, ts.ObjectLiteralElementLike[]>();
+/** The field entries of every `x.modify({ fields: { … } })` of a file, found in one walk. */
+function modifyFieldsOf(sf: ts.SourceFile): ts.ObjectLiteralElementLike[] {
+  let found = modifyFields.get(sf);
+  if (found) return found;
+  modifyFields.set(sf, (found = []));
+  const list = found;
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'modify') {
+      const arg = n.arguments[0];
+      const fields = arg && ts.isObjectLiteralExpression(arg) ? arg.properties.find((p) => keyText(p.name) === 'fields') : undefined;
+      const literal = fields && ts.isPropertyAssignment(fields) ? fields.initializer : undefined;
+      if (literal && ts.isObjectLiteralExpression(literal)) list.push(...literal.properties);
+    }
+    ts.forEachChild(n, visit);
+  };
+  if (sf.text.includes('modify')) visit(sf);
+  return list;
+}
+
+function cacheFields(r: Reads, sf: ts.SourceFile, flatNames: ReadonlySet<string>): void {
+  for (const field of modifyFieldsOf(sf)) {
+    const key = keyText(field.name);
+    if (key && flatNames.has(key)) r.todo(field, `\`cache.modify\` names the v5 root field \`${key}\`, which the v6 cache keeps under its entity's group`);
+  }
+}
+
+/** Where one use of the document (its variable, or the document itself) leads. */
+function useOf(r: Reads, use: ts.Node): void {
+  const node = outer(use);
+  const p = node.parent;
+  if (ts.isCallExpression(p) && p.arguments.includes(node as ts.Expression)) return positional(r, p, p.arguments.indexOf(node as ts.Expression));
+  if ((ts.isPropertyAssignment(p) && p.initializer === node) || ts.isShorthandPropertyAssignment(p)) {
+    const literal = p.parent;
+    const key = keyText(p.name);
+    const call = outer(literal).parent;
+    if (key && ts.isObjectLiteralExpression(literal) && ts.isCallExpression(call) && call.arguments.includes(outer(literal) as ts.Expression)) return named(r, call, literal, key);
+  }
+  if (ts.isTemplateSpan(p)) return r.todo(p.parent, 'a document interpolated into another one: the code reading that one\'s result must follow');
+  if (ts.isExportSpecifier(p) || ts.isExportAssignment(p)) return r.todo(p, 'the document is exported: the modules importing it read its result');
+  r.todo(node, 'the document is used where the migration cannot follow it to the code reading its result');
+}
+
+/**
+ * Rewrites the reads of one rewritten document's result in its file, or marks them. `docNode`
+ * is the tagged template, `graphql(...)` call or marked template the document is.
+ */
+export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[]): void {
+  if (moves.length === 0) return;
+  const sf = ch.sf;
+  const summary = describeMoves(moves);
+  const r: Reads = {
+    sf,
+    ch,
+    moves: new Map(moves.map((m) => [m.from[0]!, m.to])),
+    groups: new Set(moves.map((m) => m.to[0]!)),
+    open: spreadsElsewhere(document),
+    summary,
+    importedFrom: importsOf(sf),
+    component: isSfc(sf.fileName),
+    seen: new Set(),
+    todo: (node, why) => ch.manual(node, `${why}; move its reads: ${summary}`),
+  };
+  cacheFields(r, sf, new Set(moves.map((m) => m.target.flatName)));
+  const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
+  if (twice) return r.todo(docNode, `operations of this document move \`data.${twice.from[0]}\` to different places`);
+  const node = outer(docNode);
+  const decl = node.parent;
+  if (!ts.isVariableDeclaration(decl) || decl.initializer !== node) return useOf(r, docNode);
+  if (!ts.isIdentifier(decl.name)) return r.todo(docNode, 'the document is destructured');
+  const statement = decl.parent.parent;
+  const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  if (exported) r.todo(docNode, 'the document is exported: the modules importing it read its result');
+  const refs = referencesOf(decl.name);
+  if (!refs) return r.todo(docNode, `\`${decl.name.text}\` is declared more than once here`);
+  if (!exported && r.component && ts.isVariableStatement(statement) && ts.isSourceFile(statement.parent)) r.todo(docNode, `the component's markup may use \`${decl.name.text}\``);
+  for (const ref of refs) useOf(r, ref);
+}
+
+/**
+ * A `.graphql` file's readers are code the pass does not see (a loader's import, generated
+ * hooks): each operation whose paths move gets a marker naming them.
+ */
+export function unseenReaders(document: DocumentNode, moves: readonly MovedPath[]): { offset: number; reason: string }[] {
+  const found: { offset: number; reason: string }[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const name = definition.name?.value ?? null;
+    const mine = moves.filter((m) => 'operation' in m.where && m.where.operation === name);
+    // Fields of root fragments move in every operation that spreads them.
+    const spreads = rootSpreads(definition.selectionSet);
+    const spread = moves.filter((m) => 'fragment' in m.where && spreads.has(m.where.fragment));
+    const all = [...mine, ...spread];
+    if (all.length === 0) continue;
+    found.push({ offset: definition.loc!.start, reason: `the code reading this operation's result must move its reads: ${describeMoves(all)}` });
+  }
+  return found;
+}

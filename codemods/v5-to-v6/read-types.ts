@@ -1,0 +1,48 @@
+/**
+ * What the read-site pass tracks: the shape of a value relative to an operation's `data`, and
+ * the per-document context the flow and the rewrites share.
+ */
+import type { FileChanges } from '../lib/changes.js';
+import type { ts } from '../lib/parse.js';
+
+/** A value on its way from a client call to the code that reads `data`. */
+export type Shape =
+  | { kind: 'data' }
+  /** An object whose `data` is the operation's data (Apollo/urql results, a fetched JSON body, `rawRequest`). */
+  | { kind: 'result' }
+  | { kind: 'promise'; of: Shape }
+  | { kind: 'tuple'; items: readonly (Shape | undefined)[] }
+  /** A function whose call gives `returns` (a mutate or lazy-query trigger, `refetch`). */
+  | { kind: 'fn'; returns: Shape }
+  /** A fetch `Response`: `.json()` gives the body. */
+  | { kind: 'response' }
+  /** urql's `client.query(...)` source: `.toPromise()` gives the result. */
+  | { kind: 'source' }
+  /** The `JSON.stringify({ query })` text a `fetch` sends. */
+  | { kind: 'body' };
+
+export const DATA: Shape = { kind: 'data' };
+export const RESULT: Shape = { kind: 'result' };
+/** A promise of a promise is one promise: `.then` callbacks get the value either way. */
+export const promiseOf = (of: Shape): Shape => (of.kind === 'promise' ? of : { kind: 'promise', of });
+
+export interface Reads {
+  sf: ts.SourceFile;
+  ch: FileChanges;
+  /** v5 response key under `data` → its v6 path (`userGetAll` → `['User', 'userGetAll']`). */
+  moves: ReadonlyMap<string, readonly string[]>;
+  /** The v6 keys the moves introduce under `data` (the groups): a v5 read of one is a clash. */
+  groups: ReadonlySet<string>;
+  /** The document spreads root fields the pass cannot see (an interpolated fragment): unknown keys may have moved too. */
+  open: boolean;
+  /** `data.a → data.G.a, …`: named in every marker so the user knows what to move. */
+  summary: string;
+  /** local name → module it is imported from. */
+  importedFrom: ReadonlyMap<string, string>;
+  /** A Vue/Svelte/Astro script: its top-level names are also read by the markup the pass does not see. */
+  component: boolean;
+  /** Nodes already handled (a value reached twice is rewritten once). */
+  seen: Set<ts.Node>;
+  /** Leave a marker: the place reads data the pass cannot follow. */
+  todo(node: ts.Node, why: string): void;
+}

@@ -1,0 +1,66 @@
+/**
+ * What differs between graphql 16 and 17, in one place.
+ *
+ * Coerced variable values. graphql-js's own functions
+ * (`getArgumentValues`, `getDirectiveValues`) and `info.variableValues` take them in the installed
+ * version's shape — graphql 16 a plain record of coerced values, graphql 17 `{ sources, coerced }`
+ * — so the executors pass that shape along untouched and read plain values through `coercedValues`.
+ */
+import {
+  getVariableValues,
+  type ExecutionArgs,
+  versionInfo,
+  type GraphQLError,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type VariableDefinitionNode,
+} from 'graphql';
+import type { Budget } from './budget.js';
+
+/** Coerced variables in the shape the installed graphql-js takes them. */
+export type Variables = GraphQLResolveInfo['variableValues'];
+
+/** graphql 17 wraps coerced values; `versionInfo` is the installed version's own. */
+const WRAPPED = versionInfo.major >= 17;
+
+type Coerced = Readonly<Record<string, unknown>>;
+
+export const NO_VARIABLES: Variables = (WRAPPED ? Object.freeze({ sources: Object.freeze({}), coerced: Object.freeze({}) }) : Object.freeze({})) as unknown as Variables;
+
+/** The request's variables coerced against the operation's definitions, or the errors that refuse them. */
+export function coerceVariables(
+  schema: GraphQLSchema,
+  definitions: readonly VariableDefinitionNode[] | undefined,
+  inputs: Readonly<Record<string, unknown>> | null | undefined,
+): { variables: Variables; errors?: undefined } | { errors: readonly GraphQLError[] } {
+  if (!definitions?.length) return { variables: NO_VARIABLES };
+  const result = getVariableValues(schema, definitions, inputs ?? {}, { maxErrors: 50 }) as unknown as {
+    errors?: readonly GraphQLError[];
+    coerced?: Variables; // graphql 16
+    variableValues?: Variables; // graphql 17
+  };
+  if (result.errors) return { errors: result.errors };
+  return { variables: (result.variableValues ?? result.coerced)! };
+}
+
+/** The plain coerced values (by variable name) of either shape. */
+export const coercedValues = (variables: Variables): Coerced => (WRAPPED ? (variables as unknown as { coerced: Coerced }).coerced : (variables as unknown as Coerced));
+
+/**
+ * graphql 17's `execute` takes an `abortSignal` and stops calling resolvers once it fires: the
+ * budget's, so a spent budget ends graphql-js's walk as it ends the compiled one. graphql 16 has
+ * no such argument (and the signal would cost an AbortController per operation for nothing).
+ */
+export const abortable = (budget: Budget): Partial<ExecutionArgs> => (WRAPPED ? ({ abortSignal: budget.signal } as Partial<ExecutionArgs>) : {});
+
+/** `info.getAbortSignal` (graphql 17) for resolve infos the compiled executor builds. */
+export const infoSignal = (budget: Budget): Record<string, unknown> => (WRAPPED ? { getAbortSignal: () => budget.signal, getAsyncHelpers } : {});
+
+/** graphql 17's `info.getAsyncHelpers()`: the compiled executor awaits what resolvers return, so tracking adds nothing. */
+const ASYNC_HELPERS = Object.freeze({
+  promiseAll: <T>(values: readonly (PromiseLike<T> | T)[]) => Promise.all(values),
+  track: (promises: readonly unknown[]) => {
+    for (const p of promises) if (p && typeof (p as PromiseLike<unknown>).then === 'function') Promise.resolve(p).catch(() => undefined);
+  },
+});
+const getAsyncHelpers = () => ASYNC_HELPERS;

@@ -1,0 +1,148 @@
+/**
+ * Statements that stop on the server when the run is cancelled (the client went away, the budget
+ * ran out). Drizzle takes no `AbortSignal`, so each batch runs on a copy of the request's database
+ * whose session holds a driver handle this module can cancel:
+ *
+ * - node-postgres `Pool`: the batch checks out its own client; on abort a CancelRequest goes to
+ *   that client's backend (the PostgreSQL protocol's cancel, as `psql` sends on Ctrl-C, through
+ *   pg's own `Connection`), and the client is then discarded rather than returned to the pool, so
+ *   a late cancel can never hit the next statement on that connection.
+ * - postgres.js: each query object the batch makes is kept, and `query.cancel()` is called on abort.
+ * - PGlite (and a single node-postgres `Client`): nothing can be cancelled; the statement finishes,
+ *   its rows are dropped, and no further statement starts.
+ */
+import { entityKind } from 'drizzle-orm';
+import type { SqlDatabase } from './types.js';
+
+type Session = SqlDatabase['_']['session'];
+type SessionClass = new (client: unknown, dialect: unknown, schema: unknown, options: unknown) => Session;
+
+interface PgPoolLike {
+  connect(): Promise<PgClientLike>;
+  Client: new (options: unknown) => { connection: PgConnectionLike; host?: string; port?: number };
+  options: unknown;
+  totalCount: number;
+}
+interface PgClientLike {
+  processID: number;
+  secretKey: number;
+  release(destroy?: boolean | Error): void;
+}
+interface PgConnectionLike {
+  on(event: string, fn: (...args: unknown[]) => void): void;
+  once(event: string, fn: () => void): void;
+  connect(port: number | string, host?: string): void;
+  cancel(processID: number, secretKey: number): void;
+  end(): void;
+}
+interface PostgresJsQuery {
+  cancel(): void;
+}
+type PostgresJs = { unsafe(...args: unknown[]): PostgresJsQuery };
+
+type Driver = 'pg-pool' | 'postgres-js' | 'none';
+
+function driverOf(db: SqlDatabase): Driver {
+  const session = db._.session as unknown as { constructor: { [entityKind]?: string }; client?: unknown };
+  const kind = session.constructor[entityKind];
+  const client = session.client as Partial<PgPoolLike> | undefined;
+  if (kind === 'NodePgSession' && client && typeof client.connect === 'function' && typeof client.Client === 'function' && 'totalCount' in client) {
+    return 'pg-pool';
+  }
+  if (kind === 'PostgresJsSession' && client && typeof (client as unknown as PostgresJs).unsafe === 'function') return 'postgres-js';
+  return 'none';
+}
+
+/** Whether statements of `db` can be cancelled on the server (node-postgres Pool, postgres.js). */
+export const canCancel = (db: SqlDatabase): boolean => driverOf(db) !== 'none';
+
+/** `db` with its session's driver handle replaced by `client` (same dialect, schema, logger). */
+function onClient(db: SqlDatabase, client: unknown): SqlDatabase {
+  const session = db._.session as unknown as { constructor: SessionClass; dialect: unknown; schema: unknown; options: unknown };
+  const copy = new session.constructor(client, session.dialect, session.schema, session.options);
+  return Object.create(db, { session: { value: copy }, _: { value: { ...db._, session: copy } } }) as SqlDatabase;
+}
+
+const abortError = (signal: AbortSignal): unknown => signal.reason ?? new Error('aborted');
+
+/**
+ * `run` on `db`; its statements are cancelled on the server when the signal aborts. `signal` is a
+ * thunk: the run's signal is made only for a driver that can use it.
+ */
+export async function cancellable<R>(db: SqlDatabase, signal: (() => AbortSignal) | undefined, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
+  const driver = signal ? driverOf(db) : 'none';
+  if (driver === 'none') return run(db);
+  const abort = signal!();
+  if (abort.aborted) throw abortError(abort);
+  return driver === 'pg-pool' ? onPgPool(db, abort, run) : onPostgresJs(db, abort, run);
+}
+
+async function onPgPool<R>(db: SqlDatabase, signal: AbortSignal, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
+  const pool = (db._.session as unknown as { client: PgPoolLike }).client;
+  const client = await pool.connect();
+  let cancelled = false;
+  const onAbort = () => {
+    cancelled = true;
+    cancelBackend(pool, client);
+  };
+  if (signal.aborted) {
+    client.release();
+    throw abortError(signal);
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  let failed: unknown;
+  try {
+    return await run(onClient(db, client));
+  } catch (error) {
+    failed = error;
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // A cancelled client, or one whose connection broke, is not given to the next statement.
+    client.release(cancelled || brokenConnection(failed) ? true : undefined);
+  }
+}
+
+/** A CancelRequest for `client`'s backend over a new connection (no authentication needed). */
+function cancelBackend(pool: PgPoolLike, client: PgClientLike): void {
+  const canceller = new pool.Client(pool.options);
+  const con = canceller.connection;
+  con.on('error', () => {}); // a cancel that cannot be delivered changes nothing: the statement finishes
+  con.once('connect', () => con.cancel(client.processID, client.secretKey));
+  const host = canceller.host ?? 'localhost';
+  if (host.startsWith('/')) con.connect(`${host}/.s.PGSQL.${canceller.port ?? 5432}`);
+  else con.connect(canceller.port ?? 5432, host);
+}
+
+/** A driver error that means the connection itself is gone (not a statement that failed). */
+export function brokenConnection(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; cause?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (/^(08|57P0)/.test(code) || ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED'].includes(code)) return true;
+  if (typeof e.message === 'string' && /Connection terminated|terminating connection/i.test(e.message)) return true;
+  return e.cause !== undefined && e.cause !== error && brokenConnection(e.cause);
+}
+
+async function onPostgresJs<R>(db: SqlDatabase, signal: AbortSignal, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
+  const sql = (db._.session as unknown as { client: PostgresJs }).client;
+  const queries: PostgresJsQuery[] = [];
+  const client = Object.create(sql, {
+    unsafe: {
+      value: (...args: unknown[]) => {
+        const query = sql.unsafe(...args);
+        queries.push(query);
+        return query;
+      },
+    },
+  });
+  const onAbort = () => {
+    for (const query of queries) query.cancel();
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await run(onClient(db, client));
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

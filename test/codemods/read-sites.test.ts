@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSchema } from 'graphql';
+import { transform } from '../../codemods/v5-to-v6/index.js';
+import { FIXTURES } from './helpers.js';
+
+const schema = buildSchema(readFileSync(join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql'), 'utf8'));
+const run = (source: string, file = 'input.tsx') => transform.apply(source, { file, facts: [], options: { schema } });
+const lines = (...l: string[]) => l.join('\n') + '\n';
+const USERS = 'data.userGetAll → data.User.userGetAll';
+
+/** Runs the migration and checks the rerun is a no-op. */
+function migrate(source: string, file?: string) {
+  const result = run(source, file);
+  expect(run(result.output, file).output, 'a rerun changes nothing').toBe(result.output);
+  return result;
+}
+
+describe('read sites: reads of a rewritten document move with it', () => {
+  it('Apollo useQuery: property access, optional chains, element access and destructuring', () => {
+    const result = migrate(
+      lines(
+        "import { gql, useQuery } from '@apollo/client';",
+        'const Q = gql`{ userGetAll { id } me: userById(id: 1) { name } __typename }`;',
+        'export function List() {',
+        '  const { data, loading } = useQuery(Q);',
+        '  if (loading || !data) return null;',
+        '  const { userGetAll, me: { name } = { name: "" }, __typename } = data;',
+        "  return [data.userGetAll.length, data?.me?.name, data['userGetAll'], data?.['me'], userGetAll, name, __typename];",
+        '}',
+      ),
+    );
+    expect(result.output).toBe(
+      lines(
+        "import { gql, useQuery } from '@apollo/client';",
+        'const Q = gql`{ User { userGetAll: getAll { id } me: byId(id: 1) { name } } __typename }`;',
+        'export function List() {',
+        '  const { data, loading } = useQuery(Q);',
+        '  if (loading || !data) return null;',
+        '  const { User: { userGetAll, me: { name } = { name: "" } }, __typename } = data;',
+        "  return [data.User.userGetAll.length, data?.User.me?.name, data.User['userGetAll'], data?.User['me'], userGetAll, name, __typename];",
+        '}',
+      ),
+    );
+    expect(result.manual).toEqual([]);
+  });
+
+  it('Apollo useMutation, useLazyQuery, onCompleted, refetch, client.query and readQuery', () => {
+    const result = migrate(
+      lines(
+        "import { gql, useMutation, useLazyQuery, ApolloClient } from '@apollo/client';",
+        'const DONE = gql`mutation { taskComplete(id: 1) { id } }`;',
+        'const Q = gql`{ taskGetAll { id } }`;',
+        'export function useThings(client: ApolloClient<unknown>) {',
+        '  const [complete, { data: done }] = useMutation(DONE, { onCompleted: (d) => console.log(d.taskComplete) });',
+        '  const [load, result] = useLazyQuery(Q);',
+        '  const run = async () => {',
+        '    const { data } = await complete();',
+        '    const again = await result.refetch();',
+        '    const { data: fromClient } = await client.query({ query: Q });',
+        '    const cached = client.readQuery({ query: Q });',
+        '    load().then((r) => console.log(r.data?.taskGetAll));',
+        '    console.log(data?.taskComplete, again.data.taskGetAll, fromClient.taskGetAll, cached?.taskGetAll, result.data?.taskGetAll, done?.taskComplete);',
+        '  };',
+        '  void run();',
+        '}',
+      ),
+    );
+    expect(result.manual).toEqual([]);
+    const out = result.output;
+    for (const read of ['d.Task.taskComplete', 'data?.Task.taskComplete', 'again.data.Task.taskGetAll', 'fromClient.Task.taskGetAll', 'cached?.Task.taskGetAll', 'result.data?.Task.taskGetAll', 'done?.Task.taskComplete', 'r.data?.Task.taskGetAll'])
+      expect(out).toContain(read);
+  });
+
+  it('graphql-request request/rawRequest/GraphQLClient#request, urql client and useQuery, Relay hooks', () => {
+    const result = migrate(
+      lines(
+        "import { request, GraphQLClient, gql } from 'graphql-request';",
+        "import { Client, useQuery } from 'urql';",
+        "import { useLazyLoadQuery, graphql } from 'react-relay';",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export async function f(client: GraphQLClient, urql: Client) {',
+        "  const a = await request('/graphql', Q);",
+        '  const { data: b } = await client.rawRequest(Q);',
+        '  const c = await client.request({ document: Q });',
+        '  const d = await urql.query(Q, {}).toPromise();',
+        '  console.log(a.userGetAll, b?.userGetAll, c.userGetAll, d.data?.userGetAll);',
+        '}',
+        'export function C() {',
+        '  const [{ data }] = useQuery({ query: Q });',
+        '  const relay = useLazyLoadQuery(graphql`query CQuery { taskGetAll { id } }`, {});',
+        '  return [data?.userGetAll, relay.taskGetAll];',
+        '}',
+      ),
+    );
+    expect(result.manual).toEqual([]);
+    for (const read of ['a.User.userGetAll', 'b?.User.userGetAll', 'c.User.userGetAll', 'd.data?.User.userGetAll', 'data?.User.userGetAll', 'relay.Task.taskGetAll'])
+      expect(result.output).toContain(read);
+  });
+
+  it('fetch of a JSON body: awaited and through .then', () => {
+    const result = migrate(
+      lines(
+        'const query = /* GraphQL */ `{ userGetAll { id } }`;',
+        'export async function f() {',
+        "  const res = await fetch('/graphql', { method: 'POST', body: JSON.stringify({ query }) });",
+        '  const body = await res.json();',
+        "  fetch('/graphql', { method: 'POST', body: JSON.stringify({ query }) }).then((r) => r.json()).then((b) => console.log(b.data.userGetAll));",
+        '  const { data } = body;',
+        '  const { userGetAll } = data;',
+        '  return userGetAll;',
+        '}',
+      ),
+      'f.ts',
+    );
+    expect(result.manual).toEqual([]);
+    expect(result.output).toContain('b.data.User.userGetAll');
+    expect(result.output).toContain('const { User: { userGetAll } } = data;');
+  });
+
+  it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
+    const result = migrate(
+      lines(
+        "import { gql, useQuery } from '@apollo/client';",
+        "import { render } from './render';",
+        'export const SHARED = gql`{ userGetAll { id } }`;',
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export function List() {',
+        '  const { data } = useQuery<{ userGetAll: { id: number }[] }>(Q);',
+        '  const { ...rest } = data!;',
+        '  return render(data);',
+        '}',
+      ),
+    );
+    const reasons = result.manual.map((m) => m.reason);
+    expect(reasons).toEqual([
+      `the document is exported: the modules importing it read its result; move its reads: ${USERS}`,
+      `the type argument \`{ userGetAll: { id: number }[] }\` describes the v5 result: regenerate it (or write the v6 shape); move its reads: ${USERS}`,
+      `a rest element collects the v6 groups, not the v5 fields; move its reads: ${USERS}`,
+      `the operation's result is passed to \`render\`, which the migration cannot follow; move its reads: ${USERS}`,
+    ]);
+    for (const reason of reasons) expect(result.output).toContain(`// TODO(ergraph-migrate): ${reason}\n`);
+  });
+
+  it('does not guess through a shadowed name or an unknown client', () => {
+    const result = migrate(
+      lines(
+        "import { gql, useQuery } from '@apollo/client';",
+        "import { useQuery as other } from './hooks';",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export function A() {',
+        '  const { data } = useQuery(Q);',
+        '  const f = (data: { userGetAll: unknown }) => data.userGetAll;',
+        '  return [f, other(Q)];',
+        '}',
+      ),
+    );
+    expect(result.manual.map((m) => m.reason.split(';')[0])).toEqual([
+      '`data` is declared more than once here, so its reads cannot be told apart',
+      'the document is passed to `other`, a client the migration does not know',
+    ]);
+    // Neither `data` was rewritten: the pass cannot tell which one reads the document.
+    expect(result.output).toContain('=> data.userGetAll;');
+  });
+
+  it('marks each operation of a .graphql file: its readers are out of sight', () => {
+    const result = migrate('query A { userGetAll { id } }\nquery B { __typename }\n', 'a.graphql');
+    expect(result.output).toBe(
+      `# TODO(ergraph-migrate): the code reading this operation's result must move its reads: ${USERS}\nquery A { User { userGetAll: getAll { id } } }\nquery B { __typename }\n`,
+    );
+    expect(result.manual).toHaveLength(1);
+  });
+});
+
+describe('read sites: writes in the v5 shape', () => {
+  it('marks writeQuery and cache.modify fields named after moved v5 root fields', () => {
+    const result = migrate(
+      lines(
+        "import { gql, ApolloClient } from '@apollo/client';",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export function f(client: ApolloClient<unknown>) {',
+        '  client.writeQuery({ query: Q, data: { userGetAll: [] } });',
+        '  client.cache.modify({ fields: { userGetAll: () => [], other: () => 1 } });',
+        '}',
+      ),
+    );
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
+      [4, 'the document is given to `writeQuery`, which the migration cannot follow to the code reading its result'],
+      [5, '`cache.modify` names the v5 root field `userGetAll`, which the v6 cache keeps under its entity\'s group'],
+    ]);
+  });
+});

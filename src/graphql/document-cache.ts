@@ -18,8 +18,9 @@ export const BYTES_PER_CHAR = 80;
 export const PLAN_BYTES_PER_CHAR = 40;
 /**
  * What one entry holds besides its text (map entry, prepared document, its operation map, what
- * the limits and the HTTP layer keep per document): measured at ~13 kB all told for
- * `{ __typename } # <n>` through `graphqlApp` (3.9 kB through `execute` alone), with the plan.
+ * the limits and the HTTP layer keep per document): ~4.4 kB all told, with the plan, for
+ * `{ __typename } # <n>` through `graphqlApp` once the heap has settled (test/security/key-spaces);
+ * this and `SELECTION_BYTES` charge such an entry ~13 kB, so the budget stays a bound with margin.
  */
 export const ENTRY_BYTES = 8192;
 /**

@@ -11,6 +11,8 @@ import {
   type ExecutionArgs,
   versionInfo,
   type GraphQLError,
+  type GraphQLField,
+  type GraphQLObjectType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
   type VariableDefinitionNode,
@@ -64,3 +66,17 @@ const ASYNC_HELPERS = Object.freeze({
   },
 });
 const getAsyncHelpers = () => ASYNC_HELPERS;
+
+/**
+ * graphql 17 looks every field up through `schema.getField`, which offers `__schema` and `__type`
+ * only on `getQueryType()`; a schema whose query root is hidden behind `getRootType` (rootless.ts)
+ * must offer them on that root, or validation answers `Cannot query field "__schema"`. graphql 16
+ * looks fields up itself and finds them among the root's own fields.
+ */
+export function metaFieldsOnRoot(schema: GraphQLSchema, root: GraphQLObjectType): void {
+  if (!WRAPPED) return;
+  type GetField = (parent: unknown, name: string) => GraphQLField<unknown, unknown> | undefined;
+  const own = (schema as unknown as { getField: GetField }).getField.bind(schema);
+  const getField: GetField = (parent, name) => (parent === root && (name === '__schema' || name === '__type') ? root.getFields()[name] : own(parent, name));
+  Object.defineProperty(schema, 'getField', { value: getField });
+}

@@ -3,15 +3,13 @@
  * own and the load generator does not share its event loop. `tsx bench/http-server.ts <kind>`:
  *   ergraph  the demo app (examples/demo/app.ts): /graphql and /graphql/v5
  *   minimal  Hono + graphql-js + DataLoader over the same tables, written the short way
- * Both open the embedded database seeded with the same rows, listen on a free loopback port and
- * print `{"port": n}` on stdout.
+ * Both open the embedded database (or the PostgreSQL database named by BENCH_DATABASE_URL) seeded
+ * with the same rows, listen on a free loopback port and print `{"port": n}` on stdout.
  */
-import { serve } from '@hono/node-server';
 import DataLoader from 'dataloader';
 import { asc, inArray, sql } from 'drizzle-orm';
 import { buildSchema, graphql } from 'graphql';
 import { Hono } from 'hono';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../examples/demo/app.js';
@@ -20,6 +18,7 @@ import { buildGraph } from '../examples/demo/graph.js';
 import { projects, users } from '../examples/demo/schema.js';
 import { ensureSeeded, SIZES } from '../examples/demo/seed.js';
 import type { SqlDatabase } from 'ergraph/orm';
+import { serveApp } from 'ergraph/http';
 
 /** The same rows for every server: a tenth of the demo unless ERGRAPH_BENCH_FULL=1. */
 export const BENCH_SIZES = process.env.ERGRAPH_BENCH_FULL ? SIZES : { users: 30, projects: 60, tasks: 600, comments: 1800, tags: 24 };
@@ -81,13 +80,14 @@ export function minimalApp(db: SqlDatabase): Hono {
 async function main() {
   const kind = process.argv[2];
   if (kind !== 'ergraph' && kind !== 'minimal') throw new Error(`usage: tsx bench/http-server.ts ergraph|minimal (got ${kind})`);
-  const database = await openDatabase();
+  // BENCH_DATABASE_URL: a PostgreSQL database of the bench's own (bench/load.ts creates and drops one).
+  const database = await openDatabase({ url: process.env.BENCH_DATABASE_URL });
   await ensureSeeded(database.db, BENCH_SIZES);
   const app = kind === 'ergraph' ? createApp(buildGraph(database.db), database.db) : minimalApp(database.db);
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
-    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-  });
-  const stop = () => server.close(() => void database.close().then(() => process.exit(0)));
+  // Served as the demo and `ergraph serve` are: with the package's server limits.
+  const served = await serveApp(app);
+  process.stdout.write(`${JSON.stringify({ port: served.port })}\n`);
+  const stop = () => void served.close().then(() => database.close()).then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

@@ -48,20 +48,21 @@ const TARGETS = [
   { name: 'minimal graphql-js', server: 'minimal', path: '/graphql', query: '{ users(limit: 20) { id name email projects(limit: 3) { items { id name } } } }' },
 ] as const;
 
-interface Server {
+export interface Server {
   child: ChildProcess;
   base: string;
 }
 
-async function startServer(kind: string): Promise<Server> {
+/** A bench server (bench/http-server.ts) in a process of its own; `env` adds to this process's. */
+export async function startServer(kind: string, env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/http-server.ts', kind], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production', ...env },
   });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 60 s`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 180 s`)), 180_000);
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
     lines.on('line', (line) => {
       const parsed = JSON.parse(line) as { port?: number };
@@ -74,7 +75,7 @@ async function startServer(kind: string): Promise<Server> {
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;

@@ -138,8 +138,8 @@ type Prepared =
   | {
       source: Source;
       document: DocumentNode;
-      /** Prepared operations by requested `operationName` ('' for none). */
-      operations: Map<string, PreparedOperation | GraphQLError>;
+      /** Prepared operations by requested `operationName` ('' for none): only names the document holds. */
+      operations: Map<string, PreparedOperation>;
     };
 
 const failure = (errors: readonly (GraphQLError | GraphQLFormattedError)[]): ExecutionResponse => ({
@@ -224,10 +224,8 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     const cached = prepared.operations.get(cacheKey);
     if (cached) return cached;
     const operation = selectOperation(prepared.document, operationName);
-    if (operation instanceof GraphQLError) {
-      prepared.operations.set(cacheKey, operation);
-      return operation;
-    }
+    // Not kept: only the document's own operations are, so names a client invents add nothing.
+    if (operation instanceof GraphQLError) return operation;
     const plan = planOperation({ document: prepared.document, operation, targets: flat.targets, rootNames });
     const v6Query = plan.v6 ? print(plan.v6) : null;
     let locationMap: LocationMap | null | undefined;

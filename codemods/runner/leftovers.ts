@@ -67,7 +67,8 @@ export function reportLeftovers(reports: ReadonlyMap<string, FileReport>, texts:
       const start = markerLine(sf, lineStartOf(text, lineStarts[site.line - 1]! + site.column - 1));
       const existing = placed.get(start) ?? markersAbove(text, start);
       placed.set(start, existing);
-      if (existing.has(reason)) continue;
+      // Already under a marker (a rerun, or a step's own reason): reported again, not marked twice.
+      if (site.reported || existing.has(reason)) continue;
       existing.add(reason);
       by.add(transform);
       const indent = /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';

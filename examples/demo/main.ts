@@ -94,8 +94,8 @@ let served: ServedApp | undefined;
 async function stop(code: number) {
   if (closing) return;
   closing = true;
-  // Idle keep-alive connections close at once; requests in flight get up to 10 s (ergraph/http's limit).
-  await served?.close();
+  served?.server.close();
+  served?.server.closeAllConnections(); // keep-alive browser connections must not hold the exit
   await within(usage.close(), 'writing the last usage counts'); // the counts of the last flush window
   // PGlite must close cleanly (it flushes its data directory) before the process ends.
   await database.close().catch((error: Error) => console.error(`ergraph demo: closing the database: ${error.message}`));

@@ -95,5 +95,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO): Promise<void> {
   for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
   io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
   await stopSignal();
-  await listening.close();
+  // TODO(sec2): the bounded close() left this command running after SIGTERM in test/cli/serve.test.ts
+  // under load; Node's own close() until that is understood.
+  await new Promise<void>((resolve) => listening.server.close(() => resolve()));
 }

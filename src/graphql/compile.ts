@@ -78,20 +78,28 @@ export function compiledOperation(document: DocumentNode, operation: OperationDe
   return { operation, conditionVariables: conditionVariablesOf(document), plans: new Map() };
 }
 
-/** The plan for these (coerced) variable values, compiled on first use. */
+/**
+ * Plans one operation keeps, one per combination of its condition variables' values: forty
+ * `@include($bN)` variables have 2^40 combinations, and a client choosing a fresh one per request
+ * must not grow the operation by a plan each time. Past this many the oldest plan goes.
+ */
+export const MAX_PLANS_PER_OPERATION = 16;
+
+/** The plan for these (coerced) variable values, compiled on first use; `compiled` tells whether the operation now holds one more. */
 export function planFor(
   schema: GraphQLSchema,
   document: DocumentNode,
   compiled: CompiledOperation,
   variables: Variables,
-): Plan | Unsupported {
+): { plan: Plan | Unsupported; added: boolean } {
   const key = compiled.conditionVariables.length ? JSON.stringify(compiled.conditionVariables.map((n) => coercedValues(variables)[n] ?? null)) : '';
-  let plan = compiled.plans.get(key);
-  if (!plan) {
-    plan = compile(schema, document, compiled.operation, variables);
-    compiled.plans.set(key, plan);
-  }
-  return plan;
+  const plan = compiled.plans.get(key);
+  if (plan) return { plan, added: false };
+  const made = compile(schema, document, compiled.operation, variables);
+  const full = compiled.plans.size >= MAX_PLANS_PER_OPERATION;
+  if (full) compiled.plans.delete(compiled.plans.keys().next().value!);
+  compiled.plans.set(key, made);
+  return { plan: made, added: !full };
 }
 
 function compile(

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { BudgetExceeded } from './budget.js';
 import { compiledOperation, planFor, selectOperation } from './compile.js';
-import type { CompiledOperation } from './plan.js';
+import type { CompiledOperation, Plan, Unsupported } from './plan.js';
 import { executePlan } from './compiled.js';
 import type { Run } from './run.js';
 import { executeSerially } from './serial.js';
@@ -28,20 +28,36 @@ export function defaultExecutor(): ExecutorKind {
   return env === 'graphql-js' ? 'graphql-js' : 'compiled';
 }
 
-/** A parsed, validated document and its operations, compiled on first use. */
+/**
+ * A parsed, validated document and its operations, compiled on first use. Only operations the
+ * document holds are kept: an unknown `operationName` gets a fresh error each time, so a client
+ * sending a new name per request adds nothing (issue 27). `onPlan` is told of every plan past the
+ * first, for the document cache to charge its entry.
+ */
 export class PreparedDocument {
-  private readonly operations = new Map<string, CompiledOperation | GraphQLError>();
-  constructor(readonly document: DocumentNode) {}
+  private readonly operations = new Map<string, CompiledOperation>();
+  private plans = 0;
+  constructor(
+    readonly document: DocumentNode,
+    private readonly onPlan?: (prepared: PreparedDocument) => void,
+  ) {}
 
   operation(name: string | null | undefined): CompiledOperation | GraphQLError {
     const key = name ?? '';
     let op = this.operations.get(key);
     if (!op) {
       const selected = selectOperation(this.document, name);
-      op = selected instanceof GraphQLError ? selected : compiledOperation(this.document, selected);
+      if (selected instanceof GraphQLError) return selected;
+      op = compiledOperation(this.document, selected);
       this.operations.set(key, op);
     }
     return op;
+  }
+
+  plan(schema: GraphQLSchema, op: CompiledOperation, variables: Record<string, unknown>): Plan | Unsupported {
+    const { plan, added } = planFor(schema, this.document, op, variables);
+    if (added && ++this.plans > 1) this.onPlan?.(this);
+    return plan;
   }
 }
 
@@ -67,7 +83,7 @@ export async function runDocument(schema: GraphQLSchema, prepared: PreparedDocum
   if (coerced.errors) return { errors: coerced.errors };
   const { variables } = coerced;
   if (options.executor === 'compiled') {
-    const plan = planFor(schema, prepared.document, op, variables);
+    const plan = prepared.plan(schema, op, variables);
     if (!('unsupported' in plan)) {
       const result = await executePlan(plan, run, variables, options.rootValue);
       return result.errors.length ? { data: result.data, errors: result.errors } : { data: result.data };

@@ -17,7 +17,7 @@ import type { SchemaOptions } from './registry.js';
 import { OperationGuard, type OperationLimits } from './limits.js';
 import { formatError, logToConsole, newErrorId, type ErrorLogger } from './masking.js';
 import type { Timings } from '../resolver/tracing.js';
-import { DocumentCache } from './document-cache.js';
+import { DocumentCache, planCost } from './document-cache.js';
 import { defaultExecutor, PreparedDocument, runDocument, type ExecutorKind } from './engine.js';
 import { createRun } from './run.js';
 import { adoptForeignContexts } from './foreign.js';
@@ -231,8 +231,10 @@ export class GraphQLHandler {
     }
     const errors = validate(this.schema, document, this.validationRules());
     if (errors.length) return { data: null, errors: errors.map((e) => e.toJSON()) };
-    const prepared = new PreparedDocument(document);
-    if (typeof query === 'string') this.documents.set(query, prepared);
+    if (typeof query !== 'string') return new PreparedDocument(document);
+    // Plans past the first (other `@skip`/`@include` combinations) are charged to the entry.
+    const prepared = new PreparedDocument(document, (p) => this.documents.charge(query, p, planCost(query)));
+    this.documents.set(query, prepared);
     return prepared;
   }
 

@@ -16,6 +16,8 @@ export type ErrorType =
   | 'wrong_operation_type'
   | 'graphql_error'
   | 'unauthorized'
+  | 'rate_limited'
+  | 'arguments_too_large'
   | 'internal_error';
 
 export type ToolResult =
@@ -37,6 +39,15 @@ export const resultSchema = z.looseObject({
 /** `hint` on a success tells the agent something it should change, e.g. the v6 form of a v5 call. */
 export const ok = (data: unknown, hint?: string): ToolResult => ({ success: true, data: data ?? null, error_type: null, ...(hint ? { hint } : {}) });
 
+/** A value the agent sent, as an error names it: cut past 80 characters (arguments may be megabytes). */
+export function quoted(value: string): string {
+  return value.length > 80 ? `${value.slice(0, 80)}… (${value.length} characters)` : value;
+}
+
+/** Longest error text or hint an envelope carries: what an agent sent is never echoed back in full. */
+export const MAX_ERROR_CHARS = 4_000;
+const clipped = (text: string) => (text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length - MAX_ERROR_CHARS} more characters)` : text);
+
 export function fail(errorType: ErrorType, error: string, hint?: string, extra: Record<string, unknown> = {}): ToolResult {
   return { success: false, error, error_type: errorType, ...(hint ? { hint } : {}), ...extra };
 }
@@ -49,6 +60,11 @@ export function fail(errorType: ErrorType, error: string, hint?: string, extra: 
 const bigintAsString = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
 
 export function toCallToolResult(result: ToolResult): CallToolResult {
+  // Every failure, whoever built it (compat's adapter too), is clipped here.
+  if (!result.success) {
+    result = { ...result, error: clipped(String(result.error)) };
+    if (typeof result.hint === 'string') result.hint = clipped(result.hint);
+  }
   const text = JSON.stringify(result, bigintAsString, 2);
   return {
     content: [{ type: 'text', text }],

@@ -21,7 +21,8 @@ import {
 } from './catalog.js';
 import { runDocument } from './graphql.js';
 import { operationTools, type McpOperations } from './operations.js';
-import { fail, ok, resultSchema, toCallToolResult, type ToolResult } from './result.js';
+import { fail, ok, quoted, resultSchema, toCallToolResult, type ToolResult } from './result.js';
+import { checkRate, TokenBuckets, type ToolCallRate } from './rate.js';
 import { LIST_FORMATS, v5CompatOf, type V5Compat, type V5CompatOptions } from './v5.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -56,7 +57,18 @@ export interface McpServerOptions {
   operationsApp?: string;
   /** Gets every error kept from agents (a tool failing unexpectedly), with the id the agent saw. Default: console.error. */
   onError?: ErrorLogger;
+  /**
+   * Tool calls per session (one server: a stdio process; `mcpApp` counts per client address):
+   * a token bucket, default `{ perSecond: 10, burst: 30 }`. Past it a call answers `rate_limited`
+   * (over HTTP: 429 with `Retry-After`). `false` turns it off.
+   */
+  toolCallRate?: Partial<ToolCallRate> | false;
+  /** Largest tool arguments, in characters of their JSON (default 100,000): larger calls answer `arguments_too_large`. */
+  maxArgumentChars?: number;
 }
+
+/** Default `maxArgumentChars`: documents and variables an agent writes are far smaller. */
+export const DEFAULT_MAX_ARGUMENT_CHARS = 100_000;
 
 const RESPONSE_TYPES = ['sdl', 'introspection'] as const;
 type ResponseType = (typeof RESPONSE_TYPES)[number];
@@ -96,16 +108,20 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 
   const withApp = (name: string, run: (app: McpApp) => ToolResult | Promise<ToolResult>): ToolResult | Promise<ToolResult> => {
     const app = apps.get(name);
-    if (!app) return fail('app_not_found', `no app named ${name}`, `available apps: ${[...apps.keys()].join(', ')}`);
+    if (!app) return fail('app_not_found', `no app named ${quoted(name)}`, `available apps: ${[...apps.keys()].join(', ')}`);
     return run(app);
   };
   const checkResponseType = (value: string): ToolResult | undefined =>
     (RESPONSE_TYPES as readonly string[]).includes(value)
       ? undefined
-      : fail('invalid_response_type', `response_type must be 'sdl' or 'introspection', not '${value}'`, "use 'sdl' or 'introspection'");
+      : fail('invalid_response_type', `response_type must be 'sdl' or 'introspection', not '${quoted(value)}'`, "use 'sdl' or 'introspection'");
 
   const log = options.onError ?? logToConsole;
   const registered: string[] = [];
+  const rate = checkRate(options.toolCallRate as ToolCallRate | false | undefined, 'createMcpServer');
+  // One server is one session (stdio: the process): one bucket.
+  const buckets = rate ? new TokenBuckets(rate) : undefined;
+  const maxArgumentChars = options.maxArgumentChars ?? DEFAULT_MAX_ARGUMENT_CHARS;
   const tool = <Shape extends z.ZodRawShape>(
     name: string,
     description: string,
@@ -115,6 +131,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     registered.push(name);
     // The SDK cannot relate a generic Shape to its own inferred argument type, hence the cast below.
     server.registerTool(name, { description, inputSchema, outputSchema: resultSchema }, (async (args: z.output<z.ZodObject<Shape>>, extra: Extra) => {
+      if (buckets && !buckets.take('session')) {
+        return toCallToolResult(fail('rate_limited', `too many tool calls: at most ${rate && rate.burst} at once, then ${rate && rate.perSecond} a second`, `wait ${buckets.retryAfter('session')} s and call again`));
+      }
+      // Measured before any tool reads them; the error names the size, never the content.
+      const size = JSON.stringify(args ?? {}).length;
+      if (size > maxArgumentChars) {
+        return toCallToolResult(fail('arguments_too_large', `the arguments are ${size} characters of JSON; this server takes at most ${maxArgumentChars}`, 'send a smaller document or fewer variables'));
+      }
       try {
         return toCallToolResult(await run(args, requestOf(extra)));
       } catch (error) {
@@ -149,7 +173,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           const format = (args as { format?: string }).format ?? compat.listFormat;
           if (format === 'v5') return compat.list(app.handler.schema, kind);
           if (format === 'v6') return ok(listOperations(app.handler.schema, kind));
-          return fail('invalid_format', `format must be 'v6' or 'v5', not '${format}'`, "use 'v6' or 'v5'");
+          return fail('invalid_format', `format must be 'v6' or 'v5', not '${quoted(format)}'`, "use 'v6' or 'v5'");
         }),
     );
     // With compat on, entity and method become optional: a v5 agent sends `name` instead.

@@ -193,7 +193,8 @@ describe('compat with a usage database that is down at start', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const store = await openUsageStore('postgres://postgres@127.0.0.1:1/down', { timeoutMs: 1000 });
     const recorder = createUsageRecorder(store, { flushIntervalMs: 60_000 });
-    const app = compatApp(createCompatHandler(createV6Handler(), { usage: recorder }));
+    // The report is an operator's page (loopback only by default): this test is the operator.
+    const app = compatApp(createCompatHandler(createV6Handler(), { usage: recorder }), { usageAccess: () => true });
     const res = await app.request('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-client-name': 'web' },
@@ -205,10 +206,11 @@ describe('compat with a usage database that is down at start', () => {
     const report = await app.request('/graphql/usage');
     expect(report.status).toBe(503);
     const json = await report.json();
-    expect(json.store).toMatchObject({ ok: false, description: 'PostgreSQL postgres://postgres@127.0.0.1:1/down' });
-    expect(json.verdict.status).toBe('unknown');
-    expect(json.verdict.message).toMatch(/^no verdict: the usage store \(PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/down\) cannot be read: .*ECONNREFUSED/);
-    expect(json.recorder).toMatchObject({ pendingUses: 1, lostUses: 0, lastError: { message: expect.stringMatching(/ECONNREFUSED/) } });
+    // The route names no host and quotes no error (the server log does): only that it cannot read.
+    expect(json.store).toEqual({ ok: false });
+    expect(json.verdict).toMatchObject({ status: 'unknown', message: 'no verdict: the usage store cannot be read' });
+    expect(json.recorder).toMatchObject({ pendingUses: 1, lostUses: 0, lastErrorAt: expect.any(String) });
+    expect(JSON.stringify(json)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres:/);
 
     const page = await app.request('/graphql/usage', { headers: { accept: 'text/html' } });
     expect(page.status).toBe(503);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { GraphQLHandler } from 'ergraph';
 import { createCompatHandler } from 'ergraph/compat';
-import { DocumentCache } from '../../src/graphql/document-cache.js';
+import { DocumentCache, ENTRY_BYTES, entryCost, planCost } from '../../src/graphql/document-cache.js';
 import { diagram } from '../graphql/domain.js';
 
 /** A valid document of about `bytes` characters: one field, many aliases' worth of whitespace-free padding in a comment. */
@@ -13,9 +13,10 @@ const big = (i: number, bytes: number) => `# ${'x'.repeat(bytes)}\n{ User { byId
 
 describe('document caches bounded by bytes', () => {
   it('keeps the most recently used documents within its byte budget, and none bigger than it', () => {
-    const cache = new DocumentCache<number>(1_000 * 80);
-    for (let i = 0; i < 10; i++) cache.set('q'.repeat(200) + i, i); // 201 chars each: 16 kB estimated
-    expect(cache.size).toBe(4); // 4 x 16,080 <= 80,000
+    const each = entryCost('q'.repeat(200) + 0); // 201 chars: 16 kB for the text, 8 kB for the entry
+    const cache = new DocumentCache<number>(4 * each + each / 2);
+    for (let i = 0; i < 10; i++) cache.set('q'.repeat(200) + i, i);
+    expect(cache.size).toBe(4);
     expect(cache.held).toBeLessThanOrEqual(cache.maxBytes);
     cache.get('q'.repeat(200) + 6); // used: kept past the next eviction
     cache.set('q'.repeat(200) + 'x', 10);
@@ -26,7 +27,7 @@ describe('document caches bounded by bytes', () => {
   });
 
   it('a hit only marks its entry: eviction passes over entries used since it last looked, oldest first', () => {
-    const cache = new DocumentCache<string>(3 * 80, 3);
+    const cache = new DocumentCache<string>(3 * entryCost('a'), 3);
     for (const text of ['a', 'b', 'c']) cache.set(text, text);
     cache.get('a');
     cache.get('c');
@@ -34,7 +35,21 @@ describe('document caches bounded by bytes', () => {
     cache.set('e', 'e'); // c, still marked, is passed over; a, passed over once already, goes
     expect(['a', 'b', 'c', 'd', 'e'].map((t) => cache.get(t))).toEqual([undefined, undefined, 'c', 'd', 'e']);
     expect(cache.size).toBe(3);
-    expect(cache.held).toBe(3 * 80);
+    expect(cache.held).toBe(3 * entryCost('a'));
+  });
+
+  it('charges an entry for what it holds beyond its text, and for each plan it compiles later', () => {
+    expect(entryCost('')).toBe(ENTRY_BYTES);
+    const cache = new DocumentCache<object>(10 * entryCost('{ a }'));
+    const value = {};
+    cache.set('{ a }', value);
+    cache.charge('{ a }', value, planCost('{ a }'));
+    expect(cache.held).toBe(entryCost('{ a }') + planCost('{ a }'));
+    cache.charge('{ a }', {}, 1_000); // another value under that text: not this entry's
+    expect(cache.held).toBe(entryCost('{ a }') + planCost('{ a }'));
+    cache.charge('{ a }', value, 10 * entryCost('{ a }')); // grown past the whole budget: it goes
+    expect(cache.get('{ a }')).toBeUndefined();
+    expect(cache.held).toBe(0);
   });
 
   it('a handler answering many distinct large documents holds a bounded heap', async () => {

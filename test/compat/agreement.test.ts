@@ -53,6 +53,15 @@ function errorShape(errors: readonly GraphQLFormattedError[] | null, path = (p: 
   return (errors ?? []).map((e) => ({ message: e.message.replace(/error id \w+/, 'error id …'), path: e.path && path(e.path) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
+const READERS = "the code reading this operation's result must move its reads: ";
+
+/** The hand work the pass leaves: exactly the .graphql reader markers, when root keys move. */
+function onlyReaderMarkers(manual: readonly { reason: string }[], c: CorpusCase, v6: V6Handler) {
+  const readers = manual.filter((m) => m.reason.startsWith(READERS));
+  expect(manual.filter((m) => !readers.includes(m)), c.query).toEqual([]);
+  expect(readers.length > 0, c.query).toBe(movesFor(c, v6).length > 0);
+}
+
 async function agree(c: CorpusCase) {
   const opts = { variables: c.variables, operationName: c.operationName };
   const compatDomain: Domain = createDomain();
@@ -62,7 +71,9 @@ async function agree(c: CorpusCase) {
   const v6Domain: Domain = createDomain();
   const v6 = createV6Handler(v6Domain);
   const migrated = transform.apply(c.query, { file: 'case.graphql', facts: [], options: { schema: v6.schema } });
-  expect(migrated.manual, c.query).toEqual([]);
+  // A .graphql file's readers are code the pass cannot see: each operation whose root keys move
+  // gets one marker naming the moves (which throughMoves applies below); nothing else needs a hand.
+  onlyReaderMarkers(migrated.manual, c, v6);
   const again = transform.apply(migrated.output, { file: 'case.graphql', facts: [], options: { schema: v6.schema } });
   expect(again.output, 'idempotent').toBe(migrated.output);
   const fromV6 = throughMoves(await v6.execute(migrated.output, opts), movesFor(c, v6));
@@ -124,7 +135,10 @@ describe('compat layer and codemod agree', () => {
   it('moves each root key exactly one level down, under its entity', async () => {
     const c: CorpusCase = { name: 'paths', query: '{ me: userById(id: 1) { name } taskGetAll(limit: 1) { id } }' };
     const { migrated } = await agree(c);
-    expect(migrated).toBe('{ User { me: byId(id: 1) { name } } Task { taskGetAll: getAll(limit: 1) { id } } }');
+    expect(migrated).toBe(
+      "# TODO(ergraph-migrate): the code reading this operation's result must move its reads: data.me → data.User.me, data.taskGetAll → data.Task.taskGetAll\n" +
+        '{ User { me: byId(id: 1) { name } } Task { taskGetAll: getAll(limit: 1) { id } } }',
+    );
     const v6 = createV6Handler();
     expect(movesFor(c, v6).map((m) => [m.from.join('.'), m.to.join('.')])).toEqual([
       ['me', 'User.me'],
@@ -164,7 +178,7 @@ describe('compat layer and codemod agree on the real GraphQLHandler', () => {
 
       const direct = createErgraphHandler();
       const migrated = transform.apply(c.query, { file: 'case.graphql', facts: [], options: { schema: direct.handler.schema } });
-      expect(migrated.manual).toEqual([]);
+      onlyReaderMarkers(migrated.manual, c, direct.handler);
       const fromV6 = throughMoves(await direct.handler.execute(migrated.output, opts), movesFor(c, direct.handler));
 
       expect(fromV6.data).toEqual(fromCompat.data);

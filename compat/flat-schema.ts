@@ -14,6 +14,7 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { RootlessQuerySchema } from '../src/graphql/rootless.js';
+import { defaultConfig } from '../src/graphql/versions.js';
 import { buildFlatIndex, groupsOf, rootType, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 
 /** The v6 schema cannot be served flat as is (two methods share one v5 name). */
@@ -37,7 +38,7 @@ function argsOf(target: FlatTarget): GraphQLFieldConfigArgumentMap {
     const config: GraphQLArgumentConfig = {
       type: arg.type,
       description: arg.description,
-      defaultValue: arg.defaultValue,
+      ...defaultConfig(arg),
       deprecationReason: arg.deprecationReason,
       astNode: arg.astNode,
     };

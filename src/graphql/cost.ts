@@ -22,6 +22,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { defaultValueOf } from './versions.js';
 
 /** The size the cost assumes for a list field nothing bounds (`limits.listSize`'s default). */
 export const DEFAULT_LIST_SIZE = 5;
@@ -78,7 +79,8 @@ function pageLimit(walk: Walk, field: GraphQLField<unknown, unknown>, node: Fiel
   const arg = node.arguments?.find((a) => a.name.value === 'limit');
   let limit = numberValue(walk, arg?.value);
   if (limit === undefined) {
-    const declared = field.args.find((a) => a.name === 'limit')?.defaultValue;
+    const argument = field.args.find((a) => a.name === 'limit');
+    const declared = argument && defaultValueOf(argument);
     if (typeof declared === 'number') limit = declared;
   }
   if (pageSize) return Math.min(Math.max(limit ?? pageSize.default, 0), pageSize.max);

@@ -54,7 +54,7 @@ export class PreparedDocument {
     return op;
   }
 
-  plan(schema: GraphQLSchema, op: CompiledOperation, variables: Record<string, unknown>): Plan | Unsupported {
+  plan(schema: GraphQLSchema, op: CompiledOperation, variables: Variables): Plan | Unsupported {
     const { plan, added } = planFor(schema, this.document, op, variables);
     if (added && ++this.plans > 1) this.onPlan?.(this);
     return plan;

@@ -22,6 +22,7 @@ import {
   TypeMetaFieldDef,
   type GraphQLSchemaConfig,
 } from 'graphql';
+import { metaFieldsOnRoot } from './versions.js';
 
 export const MISSING_QUERY_MESSAGE = 'Query root type must be provided.';
 
@@ -54,6 +55,7 @@ export class RootlessQuerySchema extends GraphQLSchema {
   /** `config` must already have passed `validateSchema` apart from the missing query type. */
   constructor(config: Omit<GraphQLSchemaConfig, 'query' | 'assumeValid'>) {
     super({ ...config, assumeValid: true });
+    metaFieldsOnRoot(this, this.introspectionRoot);
   }
 
   override getRootType(operation: OperationTypeNode): GraphQLObjectType | null | undefined {

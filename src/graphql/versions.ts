@@ -8,9 +8,13 @@
  */
 import {
   getVariableValues,
+  valueFromASTUntyped,
+  type ConstValueNode,
   type ExecutionArgs,
   versionInfo,
   type GraphQLError,
+  type GraphQLField,
+  type GraphQLObjectType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
   type VariableDefinitionNode,
@@ -64,3 +68,42 @@ const ASYNC_HELPERS = Object.freeze({
   },
 });
 const getAsyncHelpers = () => ASYNC_HELPERS;
+
+/**
+ * graphql 17 looks every field up through `schema.getField`, which offers `__schema` and `__type`
+ * only on `getQueryType()`; a schema whose query root is hidden behind `getRootType` (rootless.ts)
+ * must offer them on that root, or validation answers `Cannot query field "__schema"`. graphql 16
+ * looks fields up itself and finds them among the root's own fields.
+ */
+export function metaFieldsOnRoot(schema: GraphQLSchema, root: GraphQLObjectType): void {
+  if (!WRAPPED) return;
+  type GetField = (parent: unknown, name: string) => GraphQLField<unknown, unknown> | undefined;
+  const own = (schema as unknown as { getField: GetField }).getField.bind(schema);
+  const getField: GetField = (parent, name) => (parent === root && (name === '__schema' || name === '__type') ? root.getFields()[name] : own(parent, name));
+  Object.defineProperty(schema, 'getField', { value: getField });
+}
+
+/**
+ * An argument's or input field's declared default. graphql 16 keeps it in `defaultValue`;
+ * graphql 17 in `default` — `{ value }`, or `{ literal }` for schemas built from SDL, whose
+ * `defaultValue` stays undefined — and still honours a `defaultValue` given in code.
+ */
+interface Defaulted {
+  defaultValue?: unknown;
+  default?: { value?: unknown; literal?: ConstValueNode } | undefined;
+}
+const defaultOf = (input: Defaulted) => (WRAPPED ? input.default : undefined);
+
+export const hasDefault = (input: Defaulted): boolean => input.defaultValue !== undefined || defaultOf(input) !== undefined;
+
+/** The default as a plain value (a literal read without its type: enough for numbers, strings, lists). */
+export function defaultValueOf(input: Defaulted): unknown {
+  if (input.defaultValue !== undefined) return input.defaultValue;
+  const declared = defaultOf(input);
+  if (!declared) return undefined;
+  return declared.literal ? valueFromASTUntyped(declared.literal) : declared.value;
+}
+
+/** The default to copy into a new argument or input field config, in the installed version's shape. */
+export const defaultConfig = (input: Defaulted): { defaultValue?: unknown } =>
+  WRAPPED ? ({ defaultValue: input.defaultValue, default: input.default } as { defaultValue?: unknown }) : { defaultValue: input.defaultValue };

@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { BIGINT_JSON_SCHEMA } from '../er/model.js';
 import { DATETIME_TYPE } from '../graphql/names.js';
 import { BIGINT_TYPE, JSON_TYPE } from '../graphql/scalars.js';
+import { hasDefault } from '../graphql/versions.js';
 
 type Cache = Map<string, z.ZodType>;
 
@@ -50,7 +51,7 @@ function namedSchema(type: GraphQLNamedInputType, cache: Cache): z.ZodType {
     cache.set(type.name, object); // before the fields: input types may refer to themselves
     for (const field of Object.values(type.getFields())) {
       let value = inputSchema(field.type, cache);
-      if (!isNonNullType(field.type) || field.defaultValue !== undefined) value = value.optional();
+      if (!isNonNullType(field.type) || hasDefault(field)) value = value.optional();
       if (field.description) value = value.describe(field.description);
       shape[field.name] = value; // zod reads the shape lazily, so a self-reference above is fine
     }

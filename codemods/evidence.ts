@@ -47,7 +47,7 @@ export const SHAPES: readonly Shape[] = [
   { version: '5.5', what: 'AutoQueryConfig batchKeys/batchPages', pattern: /\b(?:batchKeys|batchPages)\s*:/g, why: 'AutoQueryConfig batch options moved in v6' },
   { version: '5.5', what: 'SubsetConfig federationJoinKey', pattern: /\bfederationJoinKey\b/g, why: 'federationJoinKey moved in v6' },
   { version: '5.5', what: 'toCamelCase/toGraphqlFieldName', pattern: /\b(?:toCamelCase|toGraphqlFieldName)\b/g, why: 'toCamelCase/toGraphqlFieldName were removed in v6' },
-  { version: '5.5', what: 'MCP get_query_schema({ name })', pattern: /get_(?:query|mutation)_schema[\s\S]{0,200}?\bname\s*:/g, why: 'the MCP schema tools take other arguments in v6' },
+  { version: '5.5', what: 'MCP get_query_schema({ name })', pattern: /get_(?:query|mutation)_schema['\"`]?\s*(?:\(\s*(?:\w+\s*:\s*)?|,\s*arguments\s*:\s*)\{[^{}]*?\bname\b\s*[:,}]/g, why: 'the MCP schema tools take other arguments in v6' },
 ];
 
 export interface Site {

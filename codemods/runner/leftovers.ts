@@ -20,11 +20,19 @@ function lineMap(before: string, after: string): (line: number) => number {
   if (before === after) return (line) => line;
   const map: number[] = [0];
   let input = 1;
+  // Lines written in place of removed ones (a rewritten line, with a marker above it) map to the
+  // first line they replace: that is the line a step's report names.
+  let replaced: number | undefined;
   for (const part of diffLines(before, after, { timeout: 1000 }) ?? [{ count: 0, added: false, removed: false }]) {
     const count = part.count ?? 0;
-    if (part.removed) input += count;
-    else if (part.added) for (let i = 0; i < count; i++) map.push(input);
+    if (part.removed) {
+      replaced = input;
+      input += count;
+      continue;
+    }
+    if (part.added) for (let i = 0; i < count; i++) map.push(replaced ?? input);
     else for (let i = 0; i < count; i++) map.push(input++);
+    replaced = undefined;
   }
   return (line) => map[line] ?? line;
 }

@@ -90,11 +90,19 @@ describe('ergraph-migrate', () => {
     const dir = tempTree('v3-to-v4/manual');
     const { code } = await cli(dir, 'v3-to-v4', '.', '--report', 'out/report.json', '--force');
     expect(code).toBe(0);
-    expect(readFileSync(join(dir, 'entities.ts'), 'utf8')).toBe(
-      readFileSync(join(FIXTURES, 'v3-to-v4/manual/expected/entities.ts'), 'utf8'),
-    );
+    // The step's own output (the fixture), plus the run's last pass: old-API text no step migrated
+    // is marked where it stands (codemods/runner/leftovers.ts), even when a step reported its use.
+    const leftovers: Record<string, string> = {
+      'const common = {': '// TODO(ergraph-migrate): Relationship targetKls left as it is: Relationship targetKls is target since v4',
+      'const opts = {': '// TODO(ergraph-migrate): Resolver loaderFilters left as it is: Resolver loaderFilters/globalLoaderFilter are loaderParams/globalLoaderParam since v4',
+    };
+    const expected = readFileSync(join(FIXTURES, 'v3-to-v4/manual/expected/entities.ts'), 'utf8')
+      .split('\n')
+      .flatMap((line) => Object.entries(leftovers).filter(([start]) => line.startsWith(start)).map(([, todo]) => todo).concat(line))
+      .join('\n');
+    expect(readFileSync(join(dir, 'entities.ts'), 'utf8')).toBe(expected);
     const json = JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'));
-    expect(json.summary).toMatchObject({ files: 2, changed: 1, manual: 6, errors: 0 });
+    expect(json.summary).toMatchObject({ files: 2, changed: 1, manual: 8, errors: 0 });
     expect(json.files[0].manual[0]).toEqual({
       line: 7,
       column: 2,

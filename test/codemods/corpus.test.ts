@@ -31,6 +31,26 @@ const VERSIONS: Record<string, string> = {
 };
 const APPS = readdirSync(CORPUS).sort();
 
+/**
+ * What each migration must leave to a person, and say so (issue 26: never silent). The apps export
+ * documents whose results other modules read, which the codemod cannot follow across modules; the
+ * v3 app's barrel re-exports a v3 name. Everything else is migrated.
+ */
+const MANUAL: Record<string, string[]> = {
+  'v3-blog': [
+    "manual: queries/users.graphql:1:1 [v5-to-v6] the code reading this operation's result must move its reads: data.userGetAll → data.User.getAll",
+    'manual: src/lib/ergraph.ts:3:45 [v3-to-v4] modelConfig left as it is: @modelConfig() is @serialization since v4',
+  ],
+  'v4-shop': [
+    "manual: src/queries.ts:3:22 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.productCheap → data.Product.cheap",
+    "manual: src/queries.ts:13:27 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.orderAll → data.Order.all",
+  ],
+  'v5.4-tasks': [
+    "manual: src/documents.ts:3:27 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.taskListByState → data.Task.list_by_state, data.userGetAll → data.User.getAll",
+    "manual: src/documents.ts:10:20 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.first → data.Task.first, data.second → data.Task.second",
+  ],
+};
+
 interface Outcome {
   code: number;
   out: string;
@@ -92,13 +112,14 @@ describe('the corpus: old apps migrated by ergraph-migrate behave as their hand-
     expect(APPS).toEqual(Object.keys(VERSIONS).sort());
   });
 
-  it.each(APPS)('%s: upgrade --to 6 detects its version, runs every step, and leaves nothing by hand', (app) => {
+  it.each(APPS)('%s: upgrade --to 6 detects its version, runs every step, and reports exactly the manual work left', (app) => {
     const { code, out, err } = migrations.get(app)!;
     expect(err, out).toBe('');
     expect(code, out).toBe(0);
     expect(out).toMatch(new RegExp(`^detected version ${VERSIONS[app]!.replace('.', '\\.')}: `));
-    expect(out).toMatch(/, 0 manual, 0 errors/);
-    expect(out).not.toMatch(/^(manual|pending): /m);
+    const manual = MANUAL[app] ?? [];
+    expect(out.split('\n').filter((line) => /^(manual|pending): /.test(line))).toEqual(manual);
+    expect(out).toMatch(new RegExp(`, ${manual.length} manual, 0 errors`));
   });
 
   it('the migrated apps and the twins compile against the built package (one program)', () => {

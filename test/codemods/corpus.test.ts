@@ -39,7 +39,7 @@ const APPS = readdirSync(CORPUS).sort();
 const MANUAL: Record<string, string[]> = {
   'v3-blog': [
     "manual: queries/users.graphql:1:1 [v5-to-v6] the code reading this operation's result must move its reads: data.userGetAll → data.User.getAll",
-    'manual: src/lib/ergraph.ts:3:45 [v3-to-v4] modelConfig left as it is: @modelConfig() is @serialization since v4',
+    'manual: src/lib/ergraph.ts:2:45 [v3-to-v4] modelConfig left as it is: @modelConfig() is @serialization since v4',
   ],
   'v4-shop': [
     "manual: src/queries.ts:3:22 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.productCheap → data.Product.cheap",

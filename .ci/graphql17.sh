@@ -15,4 +15,6 @@ version="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/
 [ "${version%%.*}" = 17 ] || { echo "expected graphql 17 in the copy, got $version" >&2; exit 1; }
 echo "== graphql $version on Node $(node -v)"
 npx tsc -p tsconfig.json --noEmit
-npx vitest run test/graphql test/compat test/mcp test/codemods
+# The compiled executor's project only: the graphql-js executor's run on 17 is left to the
+# developer (`--project 'graphql-js executor'`), to keep CI inside its time budget.
+npx vitest run --project ergraph test/graphql test/compat test/mcp test/codemods

@@ -1,0 +1,64 @@
+/**
+ * Issue 27.6: `ergraph-migrate` writes only what it means to. Each case runs the bin as a user
+ * does, in a temporary git repository.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const dirs: string[] = [];
+
+function temp(prefix = 'ergraph-safety-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+}
+
+/** A git repository holding `files` (committed) and the fixture's input when one is named. */
+function repo(files: Record<string, string | Buffer>, fixture?: string): string {
+  const dir = temp();
+  git(dir, 'init', '-q');
+  if (fixture) cpSync(join(FIXTURES, fixture, 'input'), dir, { recursive: true });
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', 'input');
+  return dir;
+}
+
+function migrate(cwd: string, ...argv: string[]): { code: number | null; out: string; err: string } {
+  const run = spawnSync(process.execPath, [BIN, ...argv], { cwd, encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
+  it('leaves a file that is not UTF-8 byte-identical and reports it, without failing the run', () => {
+    const latin1 = Buffer.concat([
+      Buffer.from(readFileSync(join(FIXTURES, 'v4-to-v5/configs/input/diagram.ts'))),
+      Buffer.from([0x2f, 0x2f, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x0a]), // "// café" in Latin-1
+    ]);
+    const dir = repo({ 'latin1.ts': latin1 }, 'v4-to-v5/configs');
+    const { code, out, err } = migrate(dir, 'v4-to-v5', '.', '--report', 'r.json');
+    expect(code).toBe(0);
+    expect(readFileSync(join(dir, 'latin1.ts')).equals(latin1)).toBe(true);
+    expect(err).toContain('skipped: latin1.ts: not valid UTF-8');
+    // The UTF-8 copy of the same code next to it is migrated.
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toContain('entities: [');
+    expect(out).toMatch(/1 skipped/);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(report.skipped).toEqual([{ file: 'latin1.ts', reason: expect.stringMatching(/^not valid UTF-8/) }]);
+    expect(report.summary).toMatchObject({ errors: 0, skipped: 1 });
+  });
+});

@@ -32,6 +32,7 @@ export interface RunArgs {
   since?: string;
   keepResponseKeys: boolean;
   commitPerStep: boolean;
+  followHardlinks?: boolean;
 }
 
 function progressBar(io: CliIO): ((done: number, total: number, step: string) => void) | undefined {
@@ -122,6 +123,7 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
       workers: args.workers,
       options,
       only,
+      followHardlinks: args.followHardlinks,
       onProgress: progressBar(io),
       resolveSchema: v5ToV6 && !args.schema ? resolveSchema : undefined,
     });

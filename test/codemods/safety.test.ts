@@ -3,7 +3,7 @@
  * does, in a temporary git repository.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,5 +60,54 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
     expect(report.skipped).toEqual([{ file: 'latin1.ts', reason: expect.stringMatching(/^not valid UTF-8/) }]);
     expect(report.summary).toMatchObject({ errors: 0, skipped: 1 });
+  });
+
+  it('does not rewrite a file with another hard link in place; --follow-hardlinks writes a new file and says so', () => {
+    const outside = temp('ergraph-safety-outside-');
+    const dir = repo({}, 'v4-to-v5/configs');
+    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
+    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
+    const held = migrate(dir, 'v4-to-v5', '.', '--report', join(outside, 'r.json'));
+    expect(held.code).toBe(0);
+    expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place/);
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
+    expect(readFileSync(join(outside, 'diagram.ts'), 'utf8')).toBe(original);
+    const report = JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ changed: 0, skipped: 1, errors: 0 });
+
+    const copied = migrate(dir, 'v4-to-v5', '.', '--follow-hardlinks', '--report', join(outside, 'r.md'));
+    expect(copied.code).toBe(0);
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toContain('entities: [');
+    // The other name keeps the old text: the link is broken, not written through.
+    expect(readFileSync(join(outside, 'diagram.ts'), 'utf8')).toBe(original);
+    expect(statSync(join(dir, 'diagram.ts')).nlink).toBe(1);
+    expect(readFileSync(join(outside, 'r.md'), 'utf8')).toContain('diagram.ts: had 2 hard links: written as a new file (--follow-hardlinks)');
+  });
+
+  it('reports every path it skips: a linked directory, a link loop, a dangling link, a FIFO', () => {
+    const outside = temp('ergraph-safety-outside-');
+    writeFileSync(join(outside, 'far.ts'), "import { ErDiagram } from 'ergraph';\nexport const d = new ErDiagram({ configs: [] });\n");
+    const dir = repo({}, 'v4-to-v5/configs');
+    mkdirSync(join(dir, 'odd'));
+    symlinkSync(outside, join(dir, 'odd', 'linked-dir'));
+    symlinkSync('loop-b', join(dir, 'odd', 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'odd', 'loop-b'));
+    symlinkSync('nowhere', join(dir, 'odd', 'dangling'));
+    writeFileSync(join(dir, 'odd', 'data.json'), '{}');
+    symlinkSync('data.json', join(dir, 'odd', 'data-link.json'));
+    execFileSync('mkfifo', [join(dir, 'odd', 'pipe.ts')]);
+    const { code, err } = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--report', join(outside, 'r.json'));
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8'));
+    const reasons = Object.fromEntries(report.skipped.map((s: { file: string; reason: string }) => [s.file, s.reason]));
+    expect(reasons).toEqual({
+      'odd/dangling': expect.stringMatching(/^dangling symbolic link \(→ nowhere\)/),
+      'odd/linked-dir': expect.stringMatching(/^symbolic link to a directory \(→ .*\): not followed/),
+      'odd/loop-a': expect.stringMatching(/^symbolic link loop/),
+      'odd/loop-b': expect.stringMatching(/^symbolic link loop/),
+      'odd/pipe.ts': 'named pipe (FIFO): not a regular file, not read',
+    });
+    for (const file of Object.keys(reasons)) expect(err).toContain(`skipped: ${file}: `);
+    expect(err).not.toContain('far.ts');
   });
 });

@@ -110,4 +110,20 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     for (const file of Object.keys(reasons)) expect(err).toContain(`skipped: ${file}: `);
     expect(err).not.toContain('far.ts');
   });
+
+  it('an empty, comment-only, schema-only or third-party .graphql file is never an error', () => {
+    const dir = repo({
+      'empty.graphql': '',
+      'comments.graphql': '# generated: nothing here yet\n\n',
+      'types.graphql': 'type Viewer { login: String }\nextend type Query { viewer: Viewer }\n',
+      'github.graphql': 'query Me { viewer { login } }\n',
+      'v6.graphql': 'type Query { User: UserQuery! }\ntype UserQuery { getAll(limit: Int): [Int!]! }\n',
+    });
+    const { code, out, err } = migrate(dir, 'v5-to-v6', '.', '--schema', 'v6.graphql', '--ignore', 'v6.graphql', '--report', 'r.json');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain('not for this API: github.graphql:1:1 (left alone)');
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ files: 4, changed: 0, errors: 0, notForThisApi: 1 });
+  });
 });

@@ -45,6 +45,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     keepResponseKeys: a.keepResponseKeys !== false,
     commitPerStep: Boolean(a.commitPerStep),
     followHardlinks: Boolean(a.followHardlinks),
+    loadApp: Boolean(a.loadApp),
   });
   const parser = yargs([...argv])
     .scriptName('ergraph-migrate')
@@ -59,6 +60,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
     .option('schema', { type: 'string', describe: 'v5-to-v6: the v6 schema (SDL file, introspection JSON or URL); else GraphQL Config, --app, or the ER graph in the paths' })
     .option('app', { type: 'string', describe: 'v5-to-v6: module exporting your ER diagram, baseEntity() family or GraphQLHandler' })
+    .option('load-app', {
+      type: 'boolean',
+      default: false,
+      describe: "v5-to-v6 --dry-run: load the project's code (GraphQL Config as code, --app, the ER graph) to find the v6 schema; a dry run runs none of it otherwise",
+    })
     .option('keep-response-keys', {
       type: 'boolean',
       default: true,

@@ -145,9 +145,11 @@ async function tsLoader(tsconfig?: string): Promise<Loader> {
   return importUserModule;
 }
 
-interface Handlerish {
+/** What a module's ER graph is used through: its `GraphQLHandler` (the user's ergraph copy's). */
+export interface Handlerish {
   schema: unknown;
-  execute(query: string): Promise<{ data?: unknown; errors?: unknown }>;
+  execute(query: string, opts?: { variables?: Record<string, unknown>; operationName?: string }): Promise<{ data?: unknown; errors?: unknown }>;
+  readonly options?: unknown;
 }
 const isHandler = (v: unknown): v is Handlerish =>
   !!v && typeof v === 'object' && typeof (v as Handlerish).execute === 'function' && !!(v as Handlerish).schema;
@@ -163,9 +165,12 @@ async function introspect(handler: Handlerish, where: string): Promise<GraphQLSc
   return buildClientSchema(result.data as IntrospectionQuery);
 }
 
-/** Every ER graph a module exports, as v6 schemas (built with the ergraph copy the module itself uses). */
-async function graphsOf(mod: UserModule, where: string): Promise<{ name: string; schema: GraphQLSchema }[]> {
-  const found: { name: string; schema: GraphQLSchema }[] = [];
+/**
+ * Every ER graph a module exports, as a handler built with the ergraph copy the module itself
+ * uses, and its schema rebuilt with this copy of graphql (`ergraph-migrate verify` runs them).
+ */
+async function graphsOf(mod: UserModule, where: string): Promise<{ name: string; schema: GraphQLSchema; handler: Handlerish }[]> {
+  const found: { name: string; schema: GraphQLSchema; handler: Handlerish }[] = [];
   const seen = new Set<unknown>();
   let ergraph: { GraphQLHandler: new (d: unknown) => Handlerish } | undefined;
   const handlerFor = async (diagram: unknown) => {
@@ -183,7 +188,7 @@ async function graphsOf(mod: UserModule, where: string): Promise<{ name: string;
     if (isHandler(value)) handler = value;
     else if (isFamily(value)) handler = await handlerFor(value.getDiagram());
     else if (isDiagram(value)) handler = await handlerFor(value);
-    if (handler) found.push({ name, schema: await introspect(handler, `${where} (${name})`) });
+    if (handler) found.push({ name, schema: await introspect(handler, `${where} (${name})`), handler });
   }
   return found;
 }
@@ -214,6 +219,16 @@ async function loadModule(load: Loader, file: string, where: string, timeoutMs: 
     if (error instanceof LoadTimeout) throw new SchemaLoadError(where, error.message);
     throw new SchemaLoadError(where, `the module threw while loading: ${(error as Error).message.split('\n')[0]}`);
   }
+}
+
+/** `--app <module>`'s ER graphs and their handlers, loaded as v5-to-v6 loads it (for `ergraph-migrate verify`). */
+export async function appGraphs(app: string, cwd: string, timeoutMs = 30_000): Promise<{ name: string; schema: GraphQLSchema; handler: Handlerish }[]> {
+  const file = resolve(cwd, app);
+  const where = `--app ${app}`;
+  if (!existsSync(file)) throw new SchemaLoadError(where, 'no such file');
+  const graphs = await graphsOf(await loadModule(await tsLoader(), file, where, timeoutMs), where);
+  if (graphs.length === 0) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
+  return graphs;
 }
 
 /** Distinct schemas only: two modules exporting the same diagram count once. */

@@ -21,6 +21,7 @@ import {
 import type { FileChanges } from '../lib/changes.js';
 import { ergraphExportOf, localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { ts } from '../lib/parse.js';
+import { quoted } from '../lib/style.js';
 import { EMPTY_PROJECT, type Project } from '../lib/project.js';
 
 export const OPTION_RENAMES: Record<string, string> = {
@@ -231,8 +232,7 @@ function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImpor
     const own = plan.opts.properties
       .filter((p) => !['biz', 'defaultFieldName', 'name'].includes(keyOf(p) ?? ''))
       .map((p) => renamedProp(sf, p));
-    const q = "'";
-    return `new ${relationship}({ ${[...common, `name: ${q}${plan.name}${q}`, ...own].join(', ')} })`;
+    return `new ${relationship}({ ${[...common, `name: ${quoted(plan.name!)}`, ...own].join(', ')} })`;
   });
   const copied = [...opts.properties.filter((p) => keyOf(p) !== 'links'), ...decl.links.flatMap((l) => [...l.opts.properties])]
     .map(valueOf)

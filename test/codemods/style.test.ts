@@ -286,3 +286,54 @@ export class User {
     expect(out['diagram.ts']).toBe('import { ErDiagram, AutoLoad, configGlobalResolver } from "./eg"\n\nexport const diagram = new ErDiagram({ entities: [] })\nconfigGlobalResolver(diagram)\n');
   });
 });
+
+describe('comments move with the federation configuration they describe', () => {
+  const files = {
+    'entities.ts': "import { baseEntity, model } from 'ergraph';\n\nexport const Base = baseEntity();\n\n@Base.entity\nexport class Review extends model({ id: z.int(), productId: z.int() }) {}\n\n@Base.entity\nexport class Product extends model({ id: z.int() }) {}\n",
+    'app.ts': `import { AutoQueryConfig, BatchPageConfig, PageOrder, OrderTerm } from 'ergraph';
+
+export const config = new AutoQueryConfig({
+  // keys of the gateway
+  batchKeys: {
+    /** Reviews are fetched by product. */
+    Review: ['productId'],
+  },
+  batchPages: {
+    // newest first
+    Review: new BatchPageConfig({ defaultOrder: 'top', orders: { top: new PageOrder([new OrderTerm('stars', 'DESC')]) } }),
+  },
+  defaultLimit: 5,
+});
+`,
+    'dto.ts': `import { DefineSubset, BatchPageConfig, PageOrder, OrderTerm } from 'ergraph';
+import { Product } from './entities';
+
+export class ProductDTO extends DefineSubset(Product, ['id']) {
+  /**
+   * Best sellers first.
+   */
+  static __pagination_orders__ = new BatchPageConfig({ defaultOrder: 'best', orders: { best: new PageOrder([new OrderTerm('id', 'DESC')]) } });
+}
+`,
+  };
+  const out = migrate('federation-config', files);
+
+  it('puts the comments of a batchKeys or batchPages entry above the static it becomes', () => {
+    expect(out['entities.ts']).toContain("  /** Reviews are fetched by product. */\n  static __federation_keys__ = ['productId'];\n  // newest first\n  static __pagination_orders__ = new BatchPageConfig(");
+    expect(out['app.ts']).not.toContain('newest first');
+    expect(out['app.ts']).not.toContain('Reviews are fetched');
+  });
+
+  it('keeps a comment about the removed option itself where it was', () => {
+    expect(out['app.ts']).toContain('// keys of the gateway');
+  });
+
+  it("moves a DTO's orders with their JSDoc, lined up under the entity's members", () => {
+    expect(out['entities.ts']).toContain('  /**\n   * Best sellers first.\n   */\n  static __pagination_orders__ = new BatchPageConfig({ defaultOrder: \'best\'');
+    expect(out['dto.ts']).not.toContain('Best sellers');
+  });
+
+  it('is a no-op on its own output', () => {
+    expect(migrate('federation-config', out)).toEqual(out);
+  });
+});

@@ -45,6 +45,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     since: a.since as string | undefined,
     keepResponseKeys: a.keepResponseKeys !== false,
     commitPerStep: Boolean(a.commitPerStep),
+    followHardlinks: Boolean(a.followHardlinks),
+    loadApp: Boolean(a.loadApp),
   });
   const parser = yargs([...argv])
     .scriptName('ergraph-migrate')
@@ -53,11 +55,17 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .option('report', { type: 'string', describe: 'write a report to <file.json|file.md>' })
     .option('force', { type: 'boolean', default: false, describe: 'write even if the git work tree has uncommitted changes, or outside a git repository' })
     .option('ignore', { type: 'string', array: true, default: [], describe: 'glob of paths to skip (picomatch), repeatable; .gitignore\'d files are always skipped' })
+    .option('follow-hardlinks', { type: 'boolean', default: false, describe: 'write a file with other hard links as a new file (breaking the link); without it such files are reported, not written' })
     .option('since', { type: 'string', describe: 'migrate only files changed since this git ref (all files are still read for cross-file facts)' })
     .option('workers', { type: 'number', describe: `worker threads (default: only for large trees on machines with 10+ cores; 0 = none)` })
     .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
     .option('schema', { type: 'string', describe: 'v5-to-v6: the v6 schema (SDL file, introspection JSON or URL); else GraphQL Config, --app, or the ER graph in the paths' })
     .option('app', { type: 'string', describe: 'v5-to-v6: module exporting your ER diagram, baseEntity() family or GraphQLHandler' })
+    .option('load-app', {
+      type: 'boolean',
+      default: false,
+      describe: "v5-to-v6 --dry-run: load the project's code (GraphQL Config as code, --app, the ER graph) to find the v6 schema; a dry run runs none of it otherwise",
+    })
     .option('keep-response-keys', {
       type: 'boolean',
       default: true,

@@ -48,9 +48,12 @@ const followsContract = (file: string) => /export (const|async function|function
 
 function runChild(file: string, budgetMs: number, env: Record<string, string | undefined>): Promise<Outcome> {
   const started = Date.now();
+  // tsx's ESM hooks only: its CJS hook loads graphql 17's index.mjs a second time for CommonJS
+  // packages (graphql-jit's `require('graphql')`), and jit then rejects the bench's schema types
+  // as foreign ("unsupported type"). Node's own require(esm) shares the one instance.
   const args = followsContract(file)
-    ? ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file, String(budgetMs)]
-    : ['--import', 'tsx', join(here, file)];
+    ? ['--import', 'tsx/esm', fileURLToPath(import.meta.url), '--child', file, String(budgetMs)]
+    : ['--import', 'tsx/esm', join(here, file)];
   return new Promise((resolve) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, TSX_TSCONFIG_PATH: join(here, 'tsconfig.json'), ...env };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];

@@ -4,7 +4,7 @@
  * the v6 schema in `options.schema`; a name it cannot resolve, or resolves twice, is left alone
  * and reported.
  */
-import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Lexer, Source, TokenKind, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
@@ -59,7 +59,18 @@ function parseDocument(text: string, file: string, position: (offset: number) =>
   }
 }
 
+/** A file of nothing but blanks and comments: no document, so nothing this step could be wrong about. */
+function holdsNothing(source: string): boolean {
+  try {
+    return new Lexer(new Source(source)).advance().kind === TokenKind.EOF;
+  } catch {
+    return false;
+  }
+}
+
 function applyToGraphQLFile(source: string, file: string, options: TransformOptions): TransformResult {
+  // An empty third-party file is not an error of the run (graphql-js refuses to parse it).
+  if (holdsNothing(source)) return { output: source, manual: [], notes: [] };
   const gqlSource = new Source(source, file);
   const document = parseDocument(source, file, (offset) => getLocation(gqlSource, offset));
   const at = (offset: number) => getLocation(gqlSource, offset);

@@ -2,7 +2,9 @@
  * Loading a module of the user's project (`--app`, the ER graph `ergraph-migrate` looks for), the
  * one way every command does it: TypeScript through tsx, ESM or CommonJS as the project says.
  */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export class TypeScriptLoaderMissing extends Error {
@@ -26,8 +28,10 @@ export function registerTypeScript(tsconfig?: string): Promise<void> {
       // tsx's CommonJS hooks read their tsconfig from the environment, once, when registered.
       const previous = process.env.TSX_TSCONFIG_PATH;
       if (tsconfig) process.env.TSX_TSCONFIG_PATH = tsconfig;
+      const nativeJs = extensions['.js']!;
       try {
         cjs.register();
+        loadDependencyEsmNatively(nativeJs);
       } finally {
         if (previous === undefined) delete process.env.TSX_TSCONFIG_PATH;
         else process.env.TSX_TSCONFIG_PATH = previous;
@@ -38,6 +42,50 @@ export function registerTypeScript(tsconfig?: string): Promise<void> {
       throw new TypeScriptLoaderMissing('loading TypeScript modules needs tsx (npm i -D tsx)');
     }
   })());
+}
+
+type LoadHook = (this: unknown, module: unknown, filename: string) => void;
+const extensions = (Module as unknown as { _extensions: Record<string, LoadHook> })._extensions;
+
+/**
+ * tsx's CommonJS hooks compile every ES module a CommonJS module requires into a CommonJS copy of
+ * its own, installed packages too. A CommonJS project's `require('ergraph')` then got a second
+ * ergraph, and its `require('graphql')` a second graphql (graphql 17 ships ES modules, and Node
+ * resolves its `module-sync` condition for `require` too), beside the ones this CLI imported:
+ * graphql's `instanceof` checks failed across the two ("Unexpected type: User"). Where Node itself
+ * can `require` an ES module (20.19+, 22.12+), an installed package's ES modules are left to Node,
+ * which hands out the one instance its ESM loader holds; the user's own files still go to tsx.
+ */
+function loadDependencyEsmNatively(nativeJs: LoadHook): void {
+  if (!process.features.require_module) return;
+  for (const ext of ['.js', '.mjs']) {
+    const tsx = extensions[ext];
+    if (!tsx || tsx === nativeJs) continue;
+    extensions[ext] = function (this: unknown, module: unknown, filename: string) {
+      return (isDependencyEsm(filename) ? nativeJs : tsx).call(this, module, filename);
+    };
+  }
+}
+
+const packageTypes = new Map<string, string | undefined>();
+
+/** An ES module of an installed package, by Node's rules: `.mjs`, or `.js` under `"type": "module"`. */
+function isDependencyEsm(filename: string): boolean {
+  if (!filename.includes(`${sep}node_modules${sep}`)) return false;
+  if (filename.endsWith('.mjs')) return true;
+  return filename.endsWith('.js') && packageType(dirname(filename)) === 'module';
+}
+
+function packageType(dir: string): string | undefined {
+  if (packageTypes.has(dir)) return packageTypes.get(dir);
+  let type: string | undefined;
+  try {
+    type = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs';
+  } catch {
+    type = dirname(dir) === dir ? undefined : packageType(dirname(dir));
+  }
+  packageTypes.set(dir, type);
+  return type;
 }
 
 export interface UserModule {

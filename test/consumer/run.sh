@@ -146,7 +146,13 @@ echo '{ "name": "cjs-app", "version": "1.0.0", "type": "commonjs", "private": tr
 ln -s ../app/node_modules node_modules
 cp "$here/app/src/graph.ts" src/graph.ts
 # Imports without extensions, as CommonJS TypeScript writes them.
-echo "import { handler } from './graph'; export const apps = [{ name: 'app', handler, description: 'users and tasks' }];" > src/apps.ts
+# Its own graphql import must be the graphql ergraph built the schema with, under the CLIs too.
+cat > src/apps.ts <<'TS'
+import { GraphQLSchema } from 'graphql';
+import { handler } from './graph';
+if (!(handler.schema instanceof GraphQLSchema)) throw new Error("two graphql instances: the project's and ergraph's");
+export const apps = [{ name: 'app', handler, description: 'users and tasks' }];
+TS
 printf '{ userGetAll(limit: 1) { name } }\n' > src/users.graphql
 npx ergraph schema print --app src/apps.ts > schema.graphql 2> schema.log || { cat schema.log; fail "ergraph schema print --app in a CommonJS project"; }
 grep -q "User: UserQuery!" schema.graphql || { cat schema.graphql; fail "schema print --app printed no v6 schema"; }
@@ -162,6 +168,10 @@ cat > tsconfig.json <<JSON
 JSON
 npx tsc -p tsconfig.json || fail "tsc with module commonjs (node10 resolution) in a CommonJS project"
 node -e "const { apps } = require('./dist/apps.js'); if (!apps[0].handler.schema.getType('UserQuery')) process.exit(1)" || fail "the compiled CommonJS app does not run"
+# The project's own require('graphql') and the one ergraph imports are one instance (graphql 17
+# ships ES modules; Node's require takes them by the module-sync condition), so graphql's own
+# functions accept ergraph's schema.
+node -e "const { apps } = require('./dist/apps.js'); if (!require('graphql').printSchema(apps[0].handler.schema).includes('User: UserQuery!')) process.exit(1)" || fail "the CommonJS project's require('graphql') is not the graphql ergraph uses"
 
 $quick && { echo "consumer stage (quick) on Node $node_major passed in $(( $(date +%s) - started )) s"; exit 0; }
 

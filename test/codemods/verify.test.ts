@@ -15,6 +15,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
+import { summarize, toMarkdown } from '../../codemods/verify/report.js';
 import { compatApp, createCompatHandler } from '../../compat/index.js';
 import { graphqlApp } from '../../src/http/index.js';
 import { handler } from './verify-app/app.js';
@@ -112,6 +113,7 @@ describe('ergraph-migrate verify --app', () => {
     const md = readFileSync(join(dir, 'verify.md'), 'utf8');
     expect(md).toContain('| 3 | 2 | 0 | 1 |');
     expect(md).toContain('## Not run');
+    expect(md).toContain('give it in --variables &lt;file.json> under "OneUser"');
   }, 120_000);
 
   it('refuses mutations without a named target, or against production (usage, exit 2, nothing run)', async () => {
@@ -196,6 +198,20 @@ describe('ergraph-migrate verify --url', () => {
     } finally {
       await new Promise((done) => lone.close(done));
     }
+  });
+});
+
+describe('the Markdown report', () => {
+  it('lists what differs with its first path and both values, and keeps `<` readable in and out of code', () => {
+    const md = toMarkdown(
+      summarize('--app app.ts', [
+        { file: 'a.ts', line: 3, operation: 'Now', verdict: 'differs', path: 'data.x', v5: '<a>', v6: 'b|c' },
+        { file: 'a.ts', line: 5, operation: null, verdict: 'not run', reason: 'needs <file.json>' },
+      ], [], 0),
+    );
+    expect(md).toContain('| `a.ts:3` | Now | `data.x` | `"<a>"` | `"b\\|c"` |');
+    expect(md).toContain('| `a.ts:5` | (anonymous) | needs &lt;file.json> |');
+    expect(md).toContain('| 2 | 0 | 1 | 1 |');
   });
 });
 

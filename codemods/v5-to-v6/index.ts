@@ -22,6 +22,7 @@ import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, unseenReaders } from './read-sites.js';
+import { invalidAfterRewrite } from './validate.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
 export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from './document.js';
@@ -85,6 +86,7 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
     return { output: source, manual: [], notes: [], notForThisApi: [{ ...at(firstField()), reason: 'none of its root fields belongs to the v6 schema: not for this API, left alone' }] };
   if (!choice) return { output: source, manual: [], notes: [] };
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options));
+  keepIfInvalid(rewrite, document, source, choice.schema, false);
   const edits: Edit[] = [...rewrite.edits];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
@@ -101,6 +103,13 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   const output = applyEdits(source, edits);
   const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
   return { output: output === source ? source : output, manual, notes };
+}
+
+/** A rewrite whose result the v6 schema refuses is dropped: the document stays as it was, its problems reported. */
+function keepIfInvalid(rewrite: DocumentRewrite, document: DocumentNode, text: string, schema: GraphQLSchema, template: boolean): void {
+  if (rewrite.edits.length === 0) return;
+  const invalid = invalidAfterRewrite(document, text, rewrite, schema, template);
+  if (invalid.length > 0) Object.assign(rewrite, { edits: [], moves: [], problems: [...rewrite.problems, ...invalid] });
 }
 
 /** Offsets in the result equal offsets in `doc.raw`: blanks and names keep every length. */
@@ -143,6 +152,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
       ...rewriteOptions(options),
       isPlaceholder: inHole,
     });
+    keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
     moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema);

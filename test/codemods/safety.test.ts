@@ -3,7 +3,7 @@
  * does, in a temporary git repository.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,5 +125,62 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(out).toContain('not for this API: github.graphql:1:1 (left alone)');
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
     expect(report.summary).toMatchObject({ files: 4, changed: 0, errors: 0, notForThisApi: 1 });
+  });
+
+  it("--dry-run runs none of the project's code to find the schema, and says how to give it", () => {
+    const outside = temp('ergraph-safety-outside-');
+    const pwned = join(outside, 'pwned');
+    const dir = repo({
+      'graphql.config.js': `require('node:fs').writeFileSync(${JSON.stringify(pwned)}, 'config ran');\nmodule.exports = { schema: 'v6.graphql' };\n`,
+      'v6.graphql': 'type Query { User: UserQuery! }\ntype UserQuery { getAll: [Int!]! }\n',
+      'app.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pwned)}, 'app ran');\nexport const Base = baseEntity();\n`,
+      'q.graphql': '{ userGetAll }\n',
+    });
+    const { code, out } = migrate(dir, 'v5-to-v6', '.', '--dry-run', '--ignore', 'v6.graphql', '--report', join(outside, 'r.md'));
+    expect(existsSync(pwned)).toBe(false);
+    expect(code).toBe(3);
+    expect(out).toContain(
+      "v6 schema: not loaded: --dry-run runs none of your project's code (GraphQL Config graphql.config.js, the ER graph in app.mjs); pass --schema <sdl|introspection.json|url>, or --load-app",
+    );
+    expect(out).toMatch(/pending: q\.graphql:1:1 /);
+    expect(readFileSync(join(outside, 'r.md'), 'utf8')).toContain('v6 schema: not loaded: --dry-run runs none');
+  });
+
+  it('loads no module whose ER graph is only in a comment or a string, even on a writing run', () => {
+    const outside = temp('ergraph-safety-outside-');
+    const pwned = join(outside, 'pwned');
+    const dir = repo({
+      'notes.mjs': `// Our models used to call baseEntity() here; new ErDiagram(...) too.\nimport { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pwned)}, 'ran');\nexport const doc = 'new GraphQLHandler(diagram)';\n`,
+      'q.graphql': '{ userGetAll }\n',
+    });
+    const { code, out } = migrate(dir, 'v5-to-v6', '.');
+    expect(existsSync(pwned)).toBe(false);
+    expect(code).toBe(3);
+    expect(out).toContain('v6 schema: none found');
+  });
+
+  it('leaves a document the v6 schema would refuse after the rewrite as it was, with a TODO and manual work', () => {
+    const v6 = 'enum Status { OPEN DONE }\ntype Task { id: Int! }\ntype Query { Task: TaskQuery! }\ntype TaskQuery { getAll(limit: Int): [Task!]! }\n';
+    const refused = 'query Open { taskGetAll(status: OPEN) { id } }\n';
+    const dir = repo({
+      'v6.graphql': v6,
+      'open.graphql': refused,
+      'fine.graphql': 'query Some { taskGetAll(limit: 2) { id } }\n',
+      'open.ts': "import { gql } from 'graphql-tag';\nexport const Q = gql`{ taskGetAll(status: OPEN) { id } }`;\n",
+    });
+    const { code, out } = migrate(dir, 'v5-to-v6', '.', '--schema', 'v6.graphql', '--ignore', 'v6.graphql', '--report', 'r.json');
+    expect(code).toBe(0);
+    const reason = 'the rewritten document would not validate against the v6 schema (Unknown argument "status" on field "TaskQuery.getAll"): left as it was; migrate it by hand';
+    expect(readFileSync(join(dir, 'open.graphql'), 'utf8')).toBe(`# TODO(ergraph-migrate): ${reason}\n${refused}`);
+    expect(readFileSync(join(dir, 'open.ts'), 'utf8')).toContain(`// TODO(ergraph-migrate): ${reason}\nexport const Q = gql\`{ taskGetAll(status: OPEN) { id } }\`;`);
+    expect(readFileSync(join(dir, 'fine.graphql'), 'utf8')).toContain('Task { taskGetAll: getAll(limit: 2) { id } }');
+    expect(out).toContain(`manual: open.graphql:1:1 [v5-to-v6] ${reason}`);
+    expect(out).toContain(`manual: open.ts:2:18 [v5-to-v6] ${reason}`);
+    // A rerun on its own output changes nothing.
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'migrated');
+    const again = migrate(dir, 'v5-to-v6', '.', '--schema', 'v6.graphql', '--ignore', 'v6.graphql', '--ignore', 'r.json');
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/0 changed/);
   });
 });

@@ -131,6 +131,35 @@ describe('ergraph-migrate verify --app', () => {
   });
 });
 
+describe('ergraph-migrate verify --base (a migration already committed, before it is merged)', () => {
+  it("pairs the base commit's v5 documents with the work tree's migrated ones, in order, file by file", () => {
+    const dir = tree({
+      'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n',
+      'src/client.ts': "const gql = (s: TemplateStringsArray) => s.join('');\nexport const A = gql`query A { userGetAll(limit: 1) { name } }`;\nexport const B = gql`query B { userGetAll(limit: 1) { id } }`;\n",
+      'gone.graphql': 'query Gone { userGetAll(limit: 1) { id } }\n',
+    });
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'v5');
+    // As the migration wrote them: keys kept in q.graphql, the method as the key (--no-keep-response-keys) in A,
+    // and B edited by hand afterwards (one user more).
+    writeFileSync(join(dir, 'q.graphql'), 'query Users { User { userGetAll: getAll(limit: 2) { id name } } }\n');
+    writeFileSync(
+      join(dir, 'src/client.ts'),
+      "const gql = (s: TemplateStringsArray) => s.join('');\n\nexport const A = gql`query A { User { getAll(limit: 1) { name } } }`;\nexport const B = gql`query B { User { userGetAll: getAll(limit: 2) { id } } }`;\n",
+    );
+    rmSync(join(dir, 'gone.graphql'));
+    const { code, out } = bin(dir, '.', '--app', APP, '--base', 'HEAD');
+    expect(out).toContain('same: q.graphql:1 Users\n');
+    // Lines are the work tree's, as the PR shows them.
+    expect(out).toContain('same: src/client.ts:3 A\n');
+    expect(out).toContain('differs: src/client.ts:4 B at data.userGetAll[1] (v5: (absent), v6: {"id":2})\n');
+    expect(out).toContain('not run: gone.graphql:1 Gone: its file has no documents in the work tree');
+    expect(code).toBe(4);
+  }, 120_000);
+});
+
 describe('ergraph-migrate verify --url', () => {
   let server: ServerType;
   let base = '';

@@ -2,6 +2,8 @@
 # graphql 17 on Node 22 (issue 28.1): type-check, then run the GraphQL, compat, MCP and codemod
 # suites (both executors) again, in a copy of the checkout whose node_modules gets graphql 17 —
 # the checkout itself keeps graphql 16. Run after `npm install` and `npm run build` (.ci/run does).
+# With arguments, runs them in that copy instead of the suites, e.g. the GraphQL bench on 17
+# (issue 31.5): `.ci/graphql17.sh npm run bench -- graphql`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 PATH="$("$root/.ci/node.sh" 22):$PATH"
@@ -14,6 +16,7 @@ npm install graphql@17 --no-save --no-audit --no-fund > graphql17-install.log 2>
 version="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/package.json', 'utf8')).version")"
 [ "${version%%.*}" = 17 ] || { echo "expected graphql 17 in the copy, got $version" >&2; exit 1; }
 echo "== graphql $version on Node $(node -v)"
+if [ $# -gt 0 ]; then "$@"; exit; fi
 npx tsc -p tsconfig.json --noEmit
 # The compiled executor's project only: the graphql-js executor's run on 17 is left to the
 # developer (`--project 'graphql-js executor'`), to keep CI inside its time budget.

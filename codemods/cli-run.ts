@@ -32,6 +32,9 @@ export interface RunArgs {
   since?: string;
   keepResponseKeys: boolean;
   commitPerStep: boolean;
+  followHardlinks?: boolean;
+  /** A dry run loads the project's code to find the v6 schema only when this is given. */
+  loadApp?: boolean;
 }
 
 function progressBar(io: CliIO): ((done: number, total: number, step: string) => void) | undefined {
@@ -108,7 +111,8 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
   }
   const resolveSchema = async (texts: ReadonlyMap<string, string>) => {
     const changed = [...texts].some(([f, t]) => readFileSync(f, 'utf8') !== t);
-    const found = await findV6Schema({ app: args.app, cwd: io.cwd }, texts, changed, (line) => io.stderr.write(`note: ${line}\n`));
+    const loadCode = !args.dryRun || !!args.loadApp;
+    const found = await findV6Schema({ app: args.app, cwd: io.cwd, loadCode }, texts, changed, (line) => io.stderr.write(`note: ${line}\n`));
     io.stdout.write(found ? `v6 schema: ${found.source}\n` : 'v6 schema: none found (no --schema, GraphQL Config, --app or ER graph in the given paths); documents needing it are listed as pending\n');
     return found;
   };
@@ -122,6 +126,7 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
       workers: args.workers,
       options,
       only,
+      followHardlinks: args.followHardlinks,
       onProgress: progressBar(io),
       resolveSchema: v5ToV6 && !args.schema ? resolveSchema : undefined,
     });

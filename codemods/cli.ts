@@ -3,7 +3,8 @@
  * of exiting so tests (and other tools) can drive it in-process.
  *
  * Exit codes: 0 done · 1 errors (unparsable files, dirty git tree, I/O) · 2 usage ·
- * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found.
+ * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
+ * 4 `verify` found an operation whose v6 answer differs from its v5 one.
  *
  * This module loads only yargs and the steps' metadata: `--help`, `list`, `--version` and usage
  * errors answer without TypeScript's parser (issue 31.3; test/codemods/cli-start.test.ts).
@@ -44,19 +45,27 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     since: a.since as string | undefined,
     keepResponseKeys: a.keepResponseKeys !== false,
     commitPerStep: Boolean(a.commitPerStep),
+    followHardlinks: Boolean(a.followHardlinks),
+    loadApp: Boolean(a.loadApp),
   });
   const parser = yargs([...argv])
     .scriptName('ergraph-migrate')
-    .usage('$0 <transform> <paths...>\n$0 upgrade [--from <version>] --to <version> <paths...>\n$0 list')
+    .usage('$0 <transform> <paths...>\n$0 upgrade [--from <version>] --to <version> <paths...>\n$0 verify (--app <module> | --url <base>) <paths...>\n$0 list')
     .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; print a unified diff per file and a summary' })
     .option('report', { type: 'string', describe: 'write a report to <file.json|file.md>' })
     .option('force', { type: 'boolean', default: false, describe: 'write even if the git work tree has uncommitted changes, or outside a git repository' })
     .option('ignore', { type: 'string', array: true, default: [], describe: 'glob of paths to skip (picomatch), repeatable; .gitignore\'d files are always skipped' })
+    .option('follow-hardlinks', { type: 'boolean', default: false, describe: 'write a file with other hard links as a new file (breaking the link); without it such files are reported, not written' })
     .option('since', { type: 'string', describe: 'migrate only files changed since this git ref (all files are still read for cross-file facts)' })
     .option('workers', { type: 'number', describe: `worker threads (default: only for large trees on machines with 10+ cores; 0 = none)` })
     .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
     .option('schema', { type: 'string', describe: 'v5-to-v6: the v6 schema (SDL file, introspection JSON or URL); else GraphQL Config, --app, or the ER graph in the paths' })
     .option('app', { type: 'string', describe: 'v5-to-v6: module exporting your ER diagram, baseEntity() family or GraphQLHandler' })
+    .option('load-app', {
+      type: 'boolean',
+      default: false,
+      describe: "v5-to-v6 --dry-run: load the project's code (GraphQL Config as code, --app, the ER graph) to find the v6 schema; a dry run runs none of it otherwise",
+    })
     .option('keep-response-keys', {
       type: 'boolean',
       default: true,
@@ -65,6 +74,35 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .command('list', 'list the transforms', {}, () => {
       io.stdout.write(listing());
     })
+    .command(
+      'verify [paths..]',
+      'run each v5 document through compat and its migrated form through v6, and compare the answers',
+      (y) =>
+        y
+          .option('url', { type: 'string', describe: 'a running server: v5 at <url>/graphql/v5, v6 at <url>/graphql (instead of --app)' })
+          .option('mutations', { type: 'boolean', default: false, describe: 'run mutations too (twice each), only with --target-env' })
+          .option('target-env', { type: 'string', describe: 'the non-production environment --mutations may change (a --url host that does not look like a test host must be named here)' })
+          .option('variables', { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' })
+          .option('base', { type: 'string', describe: 'on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree\'s migrated ones' }),
+      async (a) => {
+        const { verify } = await import('./verify/index.js');
+        code = await verify(
+          {
+            paths: ((a.paths as (string | number)[] | undefined) ?? []).map(String),
+            ignore: ((a.ignore as (string | number)[] | undefined) ?? []).map(String),
+            app: a.app as string | undefined,
+            url: a.url as string | undefined,
+            mutations: Boolean(a.mutations),
+            targetEnv: a.targetEnv as string | undefined,
+            variables: a.variables as string | undefined,
+            report: a.report as string | undefined,
+            base: a.base as string | undefined,
+            keepResponseKeys: a.keepResponseKeys !== false,
+          },
+          io,
+        );
+      },
+    )
     .command(
       'upgrade [paths..]',
       'run every transform between two versions, in order',
@@ -102,7 +140,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .help()
     .version(packageVersion())
     .exitProcess(false)
-    .epilogue('Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema.')
+    .epilogue('Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs.')
     .fail((message, error) => {
       throw error ?? new UsageError(message);
     });

@@ -20,7 +20,7 @@ export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {
   return {
     description: options.description ?? 'PostgreSQL (Drizzle)',
     track: async (coordinates) => (await impl()).track(coordinates),
-    add: async (rows) => (await impl()).add(rows),
+    add: async (rows, flushId) => (await impl()).add(rows, flushId),
     read: async (sinceDay) => (await impl()).read(sinceDay),
     // Closing a store that was never used still runs its owner's cleanup (e.g. ending a pool).
     close: async () => (store ? (await store).close() : options.onClose?.()),
@@ -54,7 +54,8 @@ export async function openUsageStore(url: string, options: OpenUsageStoreOptions
     const [{ default: pg }, { drizzle }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
     const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: timeout, query_timeout: timeout });
     // An idle client whose server went away emits 'error' on the pool; without a listener Node
-    // would crash the process. The next query reports the problem instead.
+    // would crash the process. The next query reports the problem instead (the store's own
+    // transactions guard the clients they check out).
     pool.on('error', () => undefined);
     return (await loadSql()).sqlUsageStore(drizzle({ client: pool }), { description: `PostgreSQL ${redactUrl(url)}`, onClose: () => pool.end() });
   }

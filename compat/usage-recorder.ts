@@ -7,11 +7,15 @@
  * handler calls it with the flat fields an operation used; counting deprecated v6 fields is one
  * more call of the same method (see `deprecatedCoordinates` in `usage-deprecated.ts`).
  *
- * Failure: a store that throws never fails a request. The batch stays pending and is sent again
- * with the next one, so a store that is down for a while loses nothing while the pending rows fit
- * in `maxPendingRows`; what does not fit, or is still pending when `close()` cannot write it, is
- * counted as lost and reported through `onError` and `status()`.
+ * Failure: a store that throws never fails a request. A batch whose write failed is kept as it
+ * is, under the id it was first sent with, and sent again (after 1 s, then doubling up to
+ * `maxRetryDelayMs`) before anything newer: a store that committed it but whose reply was lost
+ * (`UsageStore.add`'s `flushId`) does not count it twice. Uses recorded meanwhile wait in memory.
+ * Nothing is dropped while the failed batch and the waiting rows fit in `maxPendingRows`; uses of
+ * rows beyond that, and what is still unwritten when `close()` gives up, are counted as lost and
+ * reported through `onError` and `status()`.
  */
+import { randomUUID } from 'node:crypto';
 import { recordCoordinateUse } from '../src/telemetry/metrics.js';
 import { clientName } from './client-name.js';
 import { mergeRow, rowKey, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
@@ -31,8 +35,10 @@ export interface UsageRecorderOptions {
   maxClients?: number;
   /** Distinct coordinates kept per day; later ones are counted as `(other)` (default 10 000). */
   maxCoordinates?: number;
-  /** Pending rows kept while the store fails; beyond this a failed batch is dropped and reported (default 100 000). */
+  /** Rows kept unwritten (the failed batch and what waits behind it); uses of further rows are dropped and reported (default 100 000). */
   maxPendingRows?: number;
+  /** The longest wait between attempts while the store fails (default 60 000 ms; the first retry is after 1 s, or `flushIntervalMs` if shorter). */
+  maxRetryDelayMs?: number;
   /** Told about every failed write; default: one console warning per failure streak, and one on recovery. */
   onError?: (error: unknown, info: FlushFailure) => void;
   /** The clock (epoch ms). A process's own clock: skew between processes moves uses across day boundaries, never loses them. */
@@ -43,7 +49,7 @@ export interface FlushFailure {
   store: string;
   /** Uses in the batch that failed. */
   uses: number;
-  /** `kept`: pending, sent with the next flush. `lost`: dropped (pending limit, or at close). */
+  /** `kept`: the failed batch, sent again. `lost`: dropped (past `maxPendingRows`, or unwritten at close). */
   outcome: 'kept' | 'lost';
 }
 
@@ -91,16 +97,21 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     return name;
   };
   let toTrack: TrackedCoordinate[] | null = null;
+  /** The batch whose write failed: sent again as it is, under its id, before anything newer. */
+  let unsent: { id: string; rows: UsageRow[]; uses: number } | null = null;
+  /** Uses dropped because the buffer was full, not yet reported. */
+  let dropped = 0;
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
-  let failing = false;
+  /** Failed attempts in a row: the retry delay doubles with each. */
+  let failures = 0;
   const stats = { flushes: 0, failedFlushes: 0, lostUses: 0, lastFlushAt: null as number | null, lastError: null as null | { message: string; at: number } };
 
   const onError =
     options.onError ??
     ((error: unknown, info: FlushFailure) => {
-      if (info.outcome === 'kept' && failing) return;
+      if (info.outcome === 'kept' && failures > 1) return;
       console.warn(
         `ergraph compat: usage store ${info.store} failed (${messageOf(error)}); ${info.uses} uses ${info.outcome === 'kept' ? 'kept for the next flush' : 'lost'}`,
       );
@@ -127,6 +138,35 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     return n;
   };
 
+  const reportDropped = () => {
+    if (dropped === 0) return;
+    const uses = dropped;
+    dropped = 0;
+    onError(new Error(`usage buffer full: ${maxPendingRows} rows unwritten (maxPendingRows) while the store fails`), { store: store.description, uses, outcome: 'lost' });
+  };
+
+  /** Whether `batch` is written (then `unsent` is cleared); a failure keeps it as `unsent`. */
+  async function send(batch: NonNullable<typeof unsent>): Promise<boolean> {
+    try {
+      await store.add(batch.rows, batch.id);
+    } catch (error) {
+      unsent = batch;
+      failures++;
+      stats.failedFlushes++;
+      stats.lastError = { message: messageOf(error), at: now() };
+      onError(error, { store: store.description, uses: batch.uses, outcome: 'kept' });
+      return false;
+    }
+    unsent = null;
+    stats.flushes++;
+    stats.lastFlushAt = now();
+    if (failures > 0) {
+      failures = 0;
+      if (!options.onError) console.warn(`ergraph compat: usage store ${store.description} is writable again`);
+    }
+    return true;
+  }
+
   async function writeOnce(): Promise<void> {
     if (toTrack) {
       const coordinates = toTrack;
@@ -137,34 +177,25 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
         // Tried again with the next flush; the use rows below report the failure.
       }
     }
+    reportDropped();
+    if (unsent && !(await send(unsent))) return;
     if (pending.size === 0) return;
-    const batch = pending;
+    const rows = [...pending.values()];
     pending = new Map();
-    try {
-      await store.add([...batch.values()]);
-      stats.flushes++;
-      stats.lastFlushAt = now();
-      if (failing) {
-        failing = false;
-        if (!options.onError) console.warn(`ergraph compat: usage store ${store.description} is writable again`);
-      }
-    } catch (error) {
-      stats.failedFlushes++;
-      stats.lastError = { message: messageOf(error), at: now() };
-      const uses = countOf(batch.values());
-      // Keep the failed batch for the next flush unless that would pass the pending limit.
-      const keep = batch.size + pending.size <= maxPendingRows;
-      if (keep) {
-        for (const [key, row] of batch) {
-          const seen = pending.get(key);
-          if (seen) mergeRow(seen, row);
-          else pending.set(key, row);
-        }
-      } else stats.lostUses += uses;
-      onError(error, { store: store.description, uses, outcome: keep ? 'kept' : 'lost' });
-      failing = true;
-    }
+    await send({ id: randomUUID(), rows, uses: countOf(rows) });
   }
+
+  const flushIntervalMs = options.flushIntervalMs ?? 10_000;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The next flush: after the interval, or sooner-then-backing-off while the store fails. */
+  const schedule = () => {
+    clearTimeout(timer);
+    if (closed) return;
+    const delay = failures === 0 ? flushIntervalMs : Math.min(Math.min(1000, flushIntervalMs) * 2 ** (failures - 1), maxRetryDelayMs);
+    timer = setTimeout(() => void flush(), delay);
+    timer.unref?.();
+  };
 
   function flush(): Promise<void> {
     if (running) {
@@ -175,15 +206,15 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
       do {
         again = false;
         await writeOnce();
-      } while (again);
+      } while (again && failures === 0);
     })().finally(() => {
       running = null;
+      schedule();
     });
     return running;
   }
 
-  const timer = setInterval(() => void flush(), options.flushIntervalMs ?? 10_000);
-  timer.unref?.();
+  schedule();
 
   return {
     store,
@@ -212,7 +243,13 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
           row.count++;
           if (at < row.firstSeen) row.firstSeen = at;
           if (at > row.lastSeen) row.lastSeen = at;
-        } else pending.set(key, { coordinate, client: name, day, count: 1, firstSeen: at, lastSeen: at });
+        } else if (pending.size + (unsent?.rows.length ?? 0) < maxPendingRows) {
+          pending.set(key, { coordinate, client: name, day, count: 1, firstSeen: at, lastSeen: at });
+        } else {
+          // The buffer is full (the store has failed for long): counted, reported at the next flush.
+          dropped++;
+          stats.lostUses++;
+        }
       }
       recordCoordinateUse(memo.named, name);
     },
@@ -224,20 +261,24 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await flush();
-      if (pending.size > 0) {
-        const uses = countOf(pending.values());
-        stats.lostUses += uses;
+      // One more attempt at once: a connection that broke is not reused, so the next may work.
+      if (unsent || pending.size > 0) await flush();
+      reportDropped();
+      const left = (unsent?.uses ?? 0) + countOf(pending.values());
+      if (left > 0) {
+        stats.lostUses += left;
+        unsent = null;
         pending = new Map();
-        onError(new Error(stats.lastError?.message ?? 'store not writable at close'), { store: store.description, uses, outcome: 'lost' });
+        onError(new Error(stats.lastError?.message ?? 'store not writable at close'), { store: store.description, uses: left, outcome: 'lost' });
       }
     },
     status() {
       const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
       return {
         store: store.description,
-        pendingUses: countOf(pending.values()),
+        pendingUses: (unsent?.uses ?? 0) + countOf(pending.values()),
         flushes: stats.flushes,
         failedFlushes: stats.failedFlushes,
         lostUses: stats.lostUses,

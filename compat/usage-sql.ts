@@ -4,8 +4,9 @@
  * takes min/max of first/last seen, so the order batches arrive in (and clock skew between the
  * processes) cannot change the totals.
  */
-import { gte, sql } from 'drizzle-orm';
+import { gte, lt, sql } from 'drizzle-orm';
 import { bigint, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { onOneConnection } from '../src/orm/cancel.js';
 import type { SqlDatabase } from '../src/orm/types.js';
 import { coalesceRows, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
 
@@ -30,7 +31,25 @@ export const usageCoordinatesTable = pgTable('ergraph_usage_coordinates', {
   trackedSince: timestamp('tracked_since', { withTimezone: true, precision: 3 }).notNull(),
 });
 
-// The DDL of the two tables above. Drizzle creates tables through drizzle-kit migrations, which a
+/**
+ * The ids of the batches already added, written in the same transaction as their counts: a batch
+ * sent again because the reply to its COMMIT was lost (the connection broke after the server
+ * committed) finds its id here and adds nothing. Ids older than `FLUSH_IDS_KEPT_MS` are deleted;
+ * a recorder retries within a minute of the database answering again.
+ */
+export const usageFlushesTable = pgTable(
+  'ergraph_usage_flushes',
+  {
+    id: text('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('ergraph_usage_flushes_at').on(t.at)],
+);
+
+const FLUSH_IDS_KEPT_MS = 7 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+// The DDL of the tables above. Drizzle creates tables through drizzle-kit migrations, which a
 // library cannot run inside its users' projects, so the statements are written out here; the
 // store test reads and writes every column through the Drizzle tables, so a mismatch fails it.
 const DDL = [
@@ -48,7 +67,13 @@ const DDL = [
     replacement text NOT NULL,
     usage text,
     tracked_since timestamptz(3) NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS ergraph_usage_flushes (
+    id text PRIMARY KEY,
+    at timestamptz(3) NOT NULL DEFAULT now())`,
+  `CREATE INDEX IF NOT EXISTS ergraph_usage_flushes_at ON ergraph_usage_flushes (at)`,
 ];
+
+type Transaction = Parameters<Parameters<SqlDatabase['transaction']>[0]>[0];
 
 /** 6 parameters a row: well under PostgreSQL's 65535 per statement. */
 const ROWS_PER_STATEMENT = 1000;
@@ -67,15 +92,17 @@ export interface SqlUsageStoreOptions {
  */
 export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {}): UsageStore {
   let ready: Promise<void> | undefined;
+  let prunedAt = 0;
+  // Transactions go through onOneConnection: a node-postgres client checked out for one has no
+  // 'error' listener of its pool's, so a connection lost mid-transaction would end the process.
+  const transaction = (work: (tx: Transaction) => Promise<void>) => onOneConnection(db, (one) => one.transaction(work));
   const ensureTables = () =>
-    (ready ??= db
-      .transaction(async (tx) => {
+    (ready ??= transaction(async (tx) => {
         // Several processes starting together would race on CREATE TABLE IF NOT EXISTS (a
         // duplicate-key error in pg_type); one transaction-scoped lock serializes them.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ergraph_usage'))`);
         for (const statement of DDL) await tx.execute(sql.raw(statement));
-      })
-      .catch((error) => {
+      }).catch((error) => {
         ready = undefined;
         throw error;
       }));
@@ -102,14 +129,24 @@ export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {
     }
   }
 
-  async function add(rows: readonly UsageRow[]) {
+  async function add(rows: readonly UsageRow[], flushId?: string) {
     if (rows.length === 0) return;
     await ensureTables();
     // Merged and sorted by key: one statement never touches a row twice, and concurrent
     // writers lock rows in the same order, so they wait for each other instead of deadlocking.
     const values = coalesceRows(rows).map((r) => ({ ...r, firstSeen: new Date(r.firstSeen), lastSeen: new Date(r.lastSeen) }));
     const t = usageTable;
-    await db.transaction(async (tx) => {
+    await transaction(async (tx) => {
+      if (flushId !== undefined) {
+        // An attempt of this batch still running on a connection this process lost makes this
+        // insert wait for it: then its commit is seen (nothing to add) or its rollback (add).
+        const claimed = await tx.insert(usageFlushesTable).values({ id: flushId }).onConflictDoNothing().returning({ id: usageFlushesTable.id });
+        if (claimed.length === 0) return;
+        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          await tx.delete(usageFlushesTable).where(lt(usageFlushesTable.at, new Date(Date.now() - FLUSH_IDS_KEPT_MS)));
+        }
+      }
       for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {
         await tx
           .insert(t)
@@ -129,7 +166,7 @@ export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {
   return {
     description: options.description ?? 'PostgreSQL (Drizzle)',
     track: (coordinates) => track(coordinates).catch((error) => Promise.reject(driverError(error))),
-    add: (rows) => add(rows).catch((error) => Promise.reject(driverError(error))),
+    add: (rows, flushId) => add(rows, flushId).catch((error) => Promise.reject(driverError(error))),
 
     async read(sinceDay: string) {
       // Reading creates nothing (a report may run with read-only rights): no tables yet means

@@ -48,8 +48,13 @@ export interface UsageStore {
   readonly description: string;
   /** Register the coordinates being served (idempotent; replacements are updated). */
   track(coordinates: readonly TrackedCoordinate[]): Promise<void>;
-  /** Add a batch: counts summed, first/last seen merged, per coordinate × client × day. All or nothing. */
-  add(rows: readonly UsageRow[]): Promise<void>;
+  /**
+   * Add a batch: counts summed, first/last seen merged, per coordinate × client × day. All or
+   * nothing. With a `flushId`, a batch already added under that id adds nothing: a writer that
+   * saw its write fail (perhaps after the commit, when only the reply was lost) sends the same
+   * batch again under the same id and it counts once.
+   */
+  add(rows: readonly UsageRow[], flushId?: string): Promise<void>;
   /** Rows from `sinceDay` (`YYYY-MM-DD`) on, every tracked coordinate, and all-time totals. */
   read(sinceDay: string): Promise<UsageSnapshot>;
   close(): Promise<void>;
@@ -92,6 +97,9 @@ export function totalsOf(rows: Iterable<UsageRow>): UsageTotal[] {
 export function memoryUsageStore(): UsageStore {
   const rows = new Map<string, UsageRow>();
   const tracked = new Map<string, TrackedCoordinate>();
+  // Nothing is lost between a memory write and its "reply", but the contract is the same; the
+  // newest ids are enough, as a writer resends a batch before it sends the next one.
+  const flushIds = new Set<string>();
   return {
     description: 'memory (this process only, lost on restart)',
     async track(coordinates) {
@@ -101,7 +109,12 @@ export function memoryUsageStore(): UsageStore {
         tracked.set(c.coordinate, { ...c, since });
       }
     },
-    async add(batch) {
+    async add(batch, flushId) {
+      if (flushId !== undefined) {
+        if (flushIds.has(flushId)) return;
+        flushIds.add(flushId);
+        if (flushIds.size > 1000) flushIds.delete(flushIds.values().next().value!);
+      }
       for (const row of coalesceRows(batch)) {
         const key = rowKey(row);
         const seen = rows.get(key);

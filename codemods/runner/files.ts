@@ -1,10 +1,11 @@
 /**
  * Which files a run reads: the given files and directories, minus ignored globs and build output.
  * Symbolic links are never followed (a link could lead outside the tree the dirty-tree guard
- * checked, or to a file the run already has under another name): each is reported and skipped,
- * and so is every entry that cannot be read. Each real file is listed once.
+ * checked, or to a file the run already has under another name): each is reported and skipped
+ * (but a link to a file of a kind no step reads), and so is every entry that cannot be read and
+ * every FIFO, socket or device (reading a FIFO would block the run). Each real file is listed once.
  */
-import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 
@@ -53,7 +54,25 @@ function linkReason(abs: string): string {
     if (code === 'ENOENT') return `dangling symbolic link (→ ${target}): not followed`;
     return `symbolic link (→ ${target}) cannot be resolved (${code}): not followed`;
   }
-  return `symbolic link (→ ${target}): not followed, so nothing is written through it; migrate its target directly`;
+  const what = linksToFile(abs) ? 'symbolic link' : 'symbolic link to a directory';
+  return `${what} (→ ${target}): not followed, so nothing is written through it; migrate its target directly`;
+}
+
+/** Whether the link leads to a regular file (not a directory, a loop or nothing). */
+function linksToFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function specialKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'named pipe (FIFO)';
+  if (stat.isSocket()) return 'socket';
+  if (stat.isCharacterDevice()) return 'character device';
+  if (stat.isBlockDevice()) return 'block device';
+  return 'special file';
 }
 
 /** The path with every link resolved, or the path itself when that fails (the read then fails and is reported). */
@@ -98,8 +117,9 @@ export function collectFiles(paths: readonly string[], { cwd, ignore, extensions
       return;
     }
     if (stat.isSymbolicLink()) {
-      // A link to a file the run does not read anyway (a .json next to the sources) is no news.
-      if (given || wanted(abs)) skip(abs, linkReason(abs));
+      // A link to a file the run does not read anyway (a .json next to the sources) is no news;
+      // a link to a directory, a loop or a dangling link may hide sources, so it is reported.
+      if (given || wanted(abs) || !linksToFile(abs)) skip(abs, linkReason(abs));
       return;
     }
     if (stat.isDirectory()) {
@@ -114,7 +134,11 @@ export function collectFiles(paths: readonly string[], { cwd, ignore, extensions
       for (const name of names) if (!SKIPPED_DIRS.has(name)) visit(join(abs, name), false, join(dir, name));
       return;
     }
-    if (!stat.isFile() || !wanted(abs)) return;
+    if (!stat.isFile()) {
+      skip(abs, `${specialKind(stat)}: not a regular file, not read`);
+      return;
+    }
+    if (!wanted(abs)) return;
     // One real file reached twice (`src` and `src/a.ts`, or through a parent path spelled twice).
     const key = real ?? realOf(abs);
     if (seen.has(key)) return;

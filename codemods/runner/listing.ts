@@ -9,6 +9,24 @@ import { collectFiles, type SkippedEntry } from './files.js';
 import { ignoredByGit } from './git.js';
 import type { FileReport, MigrationOptions } from './types.js';
 
+/**
+ * Why a file is left alone when its bytes are not UTF-8: decoded the lenient way, every invalid
+ * byte would become U+FFFD and be written back in lines no step meant to change.
+ */
+export const NOT_UTF8 = 'not valid UTF-8 (another encoding?): not read, left byte-identical; convert it to UTF-8 to migrate it';
+
+/**
+ * The file's text, or undefined when it is not UTF-8. `ignoreBOM` keeps a byte-order mark in the
+ * text, so it is written back as it was.
+ */
+function decoded(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Listing {
   /** Each file's text by absolute path: its text as read, then as the steps leave it. */
   texts: Map<string, string>;
@@ -26,11 +44,16 @@ export function listFiles(steps: readonly Transform[], opts: MigrationOptions, c
   const texts = new Map<string, string>();
   for (const abs of collected.files) {
     if (ignored.has(abs)) continue;
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(abs, 'utf8');
+      bytes = readFileSync(abs);
     } catch (error) {
       skipped.push({ file: rel(abs), reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+      continue;
+    }
+    const text = decoded(bytes);
+    if (text === undefined) {
+      skipped.push({ file: rel(abs), reason: NOT_UTF8 });
       continue;
     }
     // JSON files are read by content: only the manifests a step claims are part of the run.

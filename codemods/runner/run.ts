@@ -88,7 +88,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     await pool?.close();
   }
   reportLeftovers(reports, texts, steps);
-  const written = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel);
+  const written = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
   return {
     transforms: steps.map((t) => t.name),

@@ -22,6 +22,11 @@ export interface MigrationOptions {
   onProgress?: (done: number, total: number, step: string) => void;
   /** Only these files (absolute paths) are migrated; every file is still read for cross-file facts (`--since`). */
   only?: ReadonlySet<string>;
+  /**
+   * A file with more than one hard link is not rewritten in place (its other names would change
+   * too) but reported; `true` writes it as a new file, breaking the link.
+   */
+  followHardlinks?: boolean;
   /** Leave out files git ignores (default true). */
   gitignore?: boolean;
   /**
@@ -55,7 +60,7 @@ export interface MigrationReport {
   transforms: string[];
   dryRun: boolean;
   files: FileReport[];
-  /** Entries not read: symbolic links, unreadable files and directories. */
+  /** Entries not read or not written: links, special files, unreadable or non-UTF-8 files, hard-linked files. */
   skipped: SkippedEntry[];
   /** Where the v6 schema came from (v5-to-v6), or why there was none. */
   schemaSource?: string;

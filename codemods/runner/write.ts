@@ -3,12 +3,41 @@
  * dry run; any error leaves a file byte-identical. Companion files (a manifest's mapping) are
  * merged into what is on disk and written after their file.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { assertParses } from '../apply.js';
 import type { CompanionFile } from '../types.js';
 import { mergeCompanion } from './companion.js';
+import type { SkippedEntry } from './files.js';
 import type { FileReport, MigrationOptions } from './types.js';
+
+/** How many names the file has (0 when it does not exist yet). */
+function linksOf(abs: string): number {
+  try {
+    return statSync(abs).nlink;
+  } catch {
+    return 0;
+  }
+}
+
+export function hardLinkReason(links: number): string {
+  return `has ${links} hard links: not rewritten in place, since its other names (maybe outside the tree) would change too; --follow-hardlinks writes the migrated text as a new file here, breaking the link`;
+}
+
+/**
+ * A file with other hard links gets a new inode: the text goes to a fresh file beside it, renamed
+ * over this name, so the other names keep the old text.
+ */
+function writeAsCopy(abs: string, text: string): void {
+  const temp = join(dirname(abs), `.${basename(abs)}.ergraph-migrate-${process.pid}`);
+  writeFileSync(temp, text, { mode: statSync(abs).mode, flag: 'wx' });
+  renameSync(temp, abs);
+}
+
+function write(abs: string, text: string, links: number): void {
+  if (links > 1) writeAsCopy(abs, text);
+  else writeFileSync(abs, text);
+}
 
 /** Settles every report and writes the files; answers the reports of the companion files written. */
 export function writeResults(
@@ -16,9 +45,11 @@ export function writeResults(
   texts: ReadonlyMap<string, string>,
   companions: ReadonlyMap<string, CompanionFile[]>,
   verified: ReadonlyMap<string, string>,
-  opts: Pick<MigrationOptions, 'only' | 'dryRun'>,
+  opts: Pick<MigrationOptions, 'only' | 'dryRun' | 'followHardlinks'>,
   cwd: string,
   rel: (abs: string) => string,
+  /** Files that would change but are held back (hard links) are added here. */
+  skipped: SkippedEntry[] = [],
 ): FileReport[] {
   const only = opts.only;
   // Companion files (a manifest's mapping): merged into what is on disk, written after their file.
@@ -62,9 +93,20 @@ export function writeResults(
       report.transforms = [];
       delete report.manifest;
     }
-    if (report.changed && !opts.dryRun) writeFileSync(abs, report.after);
+    // Hard links: written in place, the change would reach names the user never asked to migrate.
+    const links = new Map(report.changed ? [abs, ...beside.map((c) => c.abs)].map((f) => [f, linksOf(f)] as const) : []);
+    const linked = [...links].filter(([, n]) => n > 1);
+    if (linked.length > 0 && !opts.followHardlinks) {
+      for (const [f, n] of linked) skipped.push({ file: rel(f), reason: hardLinkReason(n) });
+      Object.assign(report, { after: report.before, changed: false, transforms: [] });
+      delete report.manifest;
+      continue;
+    }
+    for (const [f, n] of linked)
+      report.notes.push(`${rel(f)}: had ${n} hard links: ${opts.dryRun ? 'would be written' : 'written'} as a new file (--follow-hardlinks); its other names keep the old text`);
+    if (report.changed && !opts.dryRun) write(abs, report.after, links.get(abs) ?? 1);
     for (const c of report.error ? [] : beside) {
-      if (!opts.dryRun) writeFileSync(c.abs, c.after);
+      if (!opts.dryRun) write(c.abs, c.after, links.get(c.abs) ?? 1);
       written.push({
         file: rel(c.abs),
         changed: c.after !== c.before,

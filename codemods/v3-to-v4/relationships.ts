@@ -21,6 +21,8 @@ import {
 import type { FileChanges } from '../lib/changes.js';
 import { ergraphExportOf, localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { ts } from '../lib/parse.js';
+import { quoted } from '../lib/style.js';
+import { commentsIn, reindented } from '../lib/comments.js';
 import { EMPTY_PROJECT, type Project } from '../lib/project.js';
 
 export const OPTION_RENAMES: Record<string, string> = {
@@ -182,16 +184,27 @@ function renamedProp(sf: ts.SourceFile, prop: Prop): string {
   return `${next}: ${value ? value.getText(sf) : ''}`;
 }
 
-/** One v4 Relationship per link: the MultipleRelationship's own options, then the link's. */
-function commentsIn(source: string, start: number, end: number): { start: number; end: number }[] {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source, undefined, start, end - start);
-  const found: { start: number; end: number }[] = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan())
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia)
-      found.push({ start: scanner.getTokenStart(), end: scanner.getTokenEnd() });
-  return found;
+/**
+ * Which link a comment inside a MultipleRelationship belongs to: the link it is in, the one it
+ * ends the line of (`new Link({...}), // owner`), else the next one; -1 for the
+ * MultipleRelationship's own options (outside the links array).
+ */
+function commentOwners(source: string, links: readonly ts.Node[], sf: ts.SourceFile, array: ts.Expression | undefined): (c: { start: number; end: number }) => number {
+  return (c) => {
+    if (!array || c.start < array.getStart(sf) || c.end > array.getEnd()) return -1;
+    for (let i = 0; i < links.length; i++) {
+      const end = links[i].getEnd();
+      if (c.start < end) return i;
+      const next = links[i + 1];
+      const between = source.slice(end, c.start);
+      if (!between.includes('\n') || !next) return i;
+      if (c.start < next.getStart(sf)) return i + 1;
+    }
+    return links.length - 1;
+  };
 }
 
+/** One v4 Relationship per link: the MultipleRelationship's own options, then the link's. */
 function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImports): void {
   const { sf, source } = ch;
   const opts = decl.opts as ts.ObjectLiteralExpression;
@@ -203,8 +216,7 @@ function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImpor
     const own = plan.opts.properties
       .filter((p) => !['biz', 'defaultFieldName', 'name'].includes(keyOf(p) ?? ''))
       .map((p) => renamedProp(sf, p));
-    const q = "'";
-    return `new ${relationship}({ ${[...common, `name: ${q}${plan.name}${q}`, ...own].join(', ')} })`;
+    return `new ${relationship}({ ${[...common, `name: ${quoted(plan.name!)}`, ...own].join(', ')} })`;
   });
   const copied = [...opts.properties.filter((p) => keyOf(p) !== 'links'), ...decl.links.flatMap((l) => [...l.opts.properties])]
     .map(valueOf)
@@ -213,9 +225,14 @@ function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImpor
   const kept = commentsIn(source, decl.node.getStart(sf), decl.node.getEnd()).filter(
     (c) => !copied.some((r) => c.start >= r.start && c.end <= r.end),
   );
-  // Comments between options have no place in the generated text: they go above it, in order.
-  const lead = kept.map((c) => `${source.slice(c.start, c.end)}\n${indent}`).join('');
-  ch.replace(decl.node, lead + parts.join(`,\n${indent}`));
+  // Comments between options have no place in the generated text: they go above it, in order,
+  // each above the part it describes (a link's JSDoc above that link's relationship), the
+  // MultipleRelationship's own ones above the first.
+  const owner = commentOwners(source, decl.links.map((l) => l.link), sf, optionValue(opts, 'links'));
+  const above = parts.map(() => [] as string[]);
+  for (const c of kept) above[Math.max(0, owner(c))].push(reindented(source.slice(c.start, c.end), indent));
+  const text = parts.map((part, i) => above[i].map((c) => `${c}\n${indent}`).join('') + part);
+  ch.replace(decl.node, text.join(`,\n${indent}`));
   for (const plan of decl.links)
     if (plan.derived) ch.note(plan.link, `Relationship name '${plan.name}' derived from the Link (no defaultFieldName); check it`);
   ch.note(decl.node, `MultipleRelationship split into ${decl.links.length} Relationship entries`);

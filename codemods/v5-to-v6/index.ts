@@ -4,7 +4,7 @@
  * the v6 schema in `options.schema`; a name it cannot resolve, or resolves twice, is left alone
  * and reported.
  */
-import { GraphQLError, Source, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Lexer, Source, TokenKind, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
@@ -22,6 +22,7 @@ import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, unseenReaders } from './read-sites.js';
+import { invalidAfterRewrite } from './validate.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
 export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from './document.js';
@@ -59,7 +60,18 @@ function parseDocument(text: string, file: string, position: (offset: number) =>
   }
 }
 
+/** A file of nothing but blanks and comments: no document, so nothing this step could be wrong about. */
+function holdsNothing(source: string): boolean {
+  try {
+    return new Lexer(new Source(source)).advance().kind === TokenKind.EOF;
+  } catch {
+    return false;
+  }
+}
+
 function applyToGraphQLFile(source: string, file: string, options: TransformOptions): TransformResult {
+  // An empty third-party file is not an error of the run (graphql-js refuses to parse it).
+  if (holdsNothing(source)) return { output: source, manual: [], notes: [] };
   const gqlSource = new Source(source, file);
   const document = parseDocument(source, file, (offset) => getLocation(gqlSource, offset));
   const at = (offset: number) => getLocation(gqlSource, offset);
@@ -74,6 +86,7 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
     return { output: source, manual: [], notes: [], notForThisApi: [{ ...at(firstField()), reason: 'none of its root fields belongs to the v6 schema: not for this API, left alone' }] };
   if (!choice) return { output: source, manual: [], notes: [] };
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options));
+  keepIfInvalid(rewrite, document, source, choice.schema, false);
   const edits: Edit[] = [...rewrite.edits];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
@@ -90,6 +103,13 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   const output = applyEdits(source, edits);
   const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
   return { output: output === source ? source : output, manual, notes };
+}
+
+/** A rewrite whose result the v6 schema refuses is dropped: the document stays as it was, its problems reported. */
+function keepIfInvalid(rewrite: DocumentRewrite, document: DocumentNode, text: string, schema: GraphQLSchema, template: boolean): void {
+  if (rewrite.edits.length === 0) return;
+  const invalid = invalidAfterRewrite(document, text, rewrite, schema, template);
+  if (invalid.length > 0) Object.assign(rewrite, { edits: [], moves: [], problems: [...rewrite.problems, ...invalid] });
 }
 
 /** Offsets in the result equal offsets in `doc.raw`: blanks and names keep every length. */
@@ -132,9 +152,10 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
       ...rewriteOptions(options),
       isPlaceholder: inHole,
     });
+    keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
-    moveReadSites(ch, doc.node, document, rewrite.moves);
+    moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema);
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }

@@ -2,8 +2,9 @@
  * Where v5-to-v6 gets the v6 schema when the user names none, in the documented order:
  * `--schema`, the project's GraphQL Config (graphql-config's own lookup: `.graphqlrc*`,
  * `graphql.config.*`, `package.json#graphql`), `--app <module>`, and the user's ER graph found
- * in the given paths (a module declaring `baseEntity()` or `new ErDiagram(...)`, else one
- * creating a `GraphQLHandler`). Bad input of any source is one `SchemaLoadError` line.
+ * in the given paths (a module whose code declares `baseEntity()` or `new ErDiagram(...)`, else
+ * one creating a `GraphQLHandler`: see graph-modules.ts). Bad input of any source is one
+ * `SchemaLoadError` line. Nothing of the project runs when `loadCode` is false.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { append } from '../lib/append.js';
 import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli-kit/user-module.js';
 import { createOverlay, type Overlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
+import { graphModules } from './graph-modules.js';
 import { loadSchema, SchemaLoadError } from './schema.js';
 
 export interface SchemaSources {
@@ -23,6 +25,27 @@ export interface SchemaSources {
   cwd: string;
   /** How long one module may take to load (default 30 s). */
   loadTimeoutMs?: number;
+  /**
+   * Whether the project's code may run to find the schema (a `graphql.config.js`, the ER graph's
+   * modules, `--app`); default true. The CLI passes false on `--dry-run` without `--load-app`.
+   */
+  loadCode?: boolean;
+}
+
+const CODE_FILE = /\.[cm]?[jt]sx?$/;
+
+/** The schema pointers of a GraphQL Config project that graphql-config would load by running code. */
+function codePointers(schema: unknown): string[] {
+  const pointers = typeof schema === 'string' ? [schema] : Array.isArray(schema) ? schema : schema && typeof schema === 'object' ? Object.keys(schema) : [];
+  return pointers.flatMap((p) => (typeof p === 'string' ? [p] : typeof p === 'object' && p ? Object.keys(p) : [])).filter((p) => CODE_FILE.test(p));
+}
+
+/** What the report says when the schema was there but finding it would have run the project's code. */
+export function notLoadedReason(what: readonly string[]): string {
+  return (
+    `not loaded: --dry-run runs none of your project's code (${what.join(', ')}); ` +
+    'pass --schema <sdl|introspection.json|url>, or --load-app to load it in a child process that may not write files or start processes'
+  );
 }
 
 const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
@@ -49,7 +72,12 @@ function configFileIn(cwd: string): string | undefined {
   }
 }
 
-async function fromGraphQLConfig(cwd: string): Promise<{ schema: GraphQLSchema; file: string } | undefined> {
+type FromConfig = { schema: GraphQLSchema; file: string } | { needsCode: string } | undefined;
+
+async function fromGraphQLConfig(cwd: string, loadCode: boolean): Promise<FromConfig> {
+  // A config written as code runs when it is read: not before the user allows it.
+  const named = configFileIn(cwd);
+  if (!loadCode && named && CODE_FILE.test(named)) return { needsCode: `GraphQL Config ${named}` };
   let loadConfig: typeof import('graphql-config').loadConfig;
   try {
     ({ loadConfig } = await import('graphql-config'));
@@ -68,6 +96,8 @@ async function fromGraphQLConfig(cwd: string): Promise<{ schema: GraphQLSchema; 
   const file = show(cwd, config.filepath);
   const project = config.projects.default ?? Object.values(config.projects)[0];
   if (!project?.schema) return undefined;
+  const code = codePointers(project.schema);
+  if (!loadCode && code.length > 0) return { needsCode: `GraphQL Config ${file} (schema ${code.join(', ')})` };
   try {
     // As SDL, rebuilt with this copy of graphql: graphql-config's copy may be another.
     return { schema: buildSchema(await project.getSchema('string')), file };
@@ -115,9 +145,11 @@ async function tsLoader(tsconfig?: string): Promise<Loader> {
   return importUserModule;
 }
 
-interface Handlerish {
+/** What a module's ER graph is used through: its `GraphQLHandler` (the user's ergraph copy's). */
+export interface Handlerish {
   schema: unknown;
-  execute(query: string): Promise<{ data?: unknown; errors?: unknown }>;
+  execute(query: string, opts?: { variables?: Record<string, unknown>; operationName?: string }): Promise<{ data?: unknown; errors?: unknown }>;
+  readonly options?: unknown;
 }
 const isHandler = (v: unknown): v is Handlerish =>
   !!v && typeof v === 'object' && typeof (v as Handlerish).execute === 'function' && !!(v as Handlerish).schema;
@@ -133,9 +165,12 @@ async function introspect(handler: Handlerish, where: string): Promise<GraphQLSc
   return buildClientSchema(result.data as IntrospectionQuery);
 }
 
-/** Every ER graph a module exports, as v6 schemas (built with the ergraph copy the module itself uses). */
-async function graphsOf(mod: UserModule, where: string): Promise<{ name: string; schema: GraphQLSchema }[]> {
-  const found: { name: string; schema: GraphQLSchema }[] = [];
+/**
+ * Every ER graph a module exports, as a handler built with the ergraph copy the module itself
+ * uses, and its schema rebuilt with this copy of graphql (`ergraph-migrate verify` runs them).
+ */
+async function graphsOf(mod: UserModule, where: string): Promise<{ name: string; schema: GraphQLSchema; handler: Handlerish }[]> {
+  const found: { name: string; schema: GraphQLSchema; handler: Handlerish }[] = [];
   const seen = new Set<unknown>();
   let ergraph: { GraphQLHandler: new (d: unknown) => Handlerish } | undefined;
   const handlerFor = async (diagram: unknown) => {
@@ -153,7 +188,7 @@ async function graphsOf(mod: UserModule, where: string): Promise<{ name: string;
     if (isHandler(value)) handler = value;
     else if (isFamily(value)) handler = await handlerFor(value.getDiagram());
     else if (isDiagram(value)) handler = await handlerFor(value);
-    if (handler) found.push({ name, schema: await introspect(handler, `${where} (${name})`) });
+    if (handler) found.push({ name, schema: await introspect(handler, `${where} (${name})`), handler });
   }
   return found;
 }
@@ -186,10 +221,15 @@ async function loadModule(load: Loader, file: string, where: string, timeoutMs: 
   }
 }
 
-const DECLARES_GRAPH = /\b(?:baseEntity|ErDiagram)\s*\(/;
-/** `@Base.entity` / `Base.entity(Cls)`: a module registering entities into a `baseEntity()` family. */
-const REGISTERS_ENTITY = /@\s*[\w$.]+\.entity\b|\b[\w$]+\.entity\s*\(\s*[\w$]+\s*\)/;
-const CREATES_HANDLER = /\bnew\s+(?:\w+\.)?GraphQLHandler\s*\(/;
+/** `--app <module>`'s ER graphs and their handlers, loaded as v5-to-v6 loads it (for `ergraph-migrate verify`). */
+export async function appGraphs(app: string, cwd: string, timeoutMs = 30_000): Promise<{ name: string; schema: GraphQLSchema; handler: Handlerish }[]> {
+  const file = resolve(cwd, app);
+  const where = `--app ${app}`;
+  if (!existsSync(file)) throw new SchemaLoadError(where, 'no such file');
+  const graphs = await graphsOf(await loadModule(await tsLoader(), file, where, timeoutMs), where);
+  if (graphs.length === 0) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
+  return graphs;
+}
 
 /** Distinct schemas only: two modules exporting the same diagram count once. */
 function distinct(list: { name: string; schema: GraphQLSchema }[]): GraphQLSchema[] {
@@ -214,8 +254,11 @@ export async function findV6Schema(
     const spec = isUrl(sources.schema) ? sources.schema : resolve(cwd, sources.schema);
     return { schemas: [await loadSchema(spec)], source: `--schema ${sources.schema}` };
   }
-  const configured = await fromGraphQLConfig(cwd);
-  if (configured) {
+  const loadCode = sources.loadCode !== false;
+  const withheld: string[] = [];
+  const configured = await fromGraphQLConfig(cwd, loadCode);
+  if (configured && 'needsCode' in configured) withheld.push(configured.needsCode);
+  else if (configured) {
     if (isV6(configured.schema)) return { schemas: [configured.schema], source: `GraphQL Config ${configured.file}` };
     log(`GraphQL Config ${configured.file}: its schema has no v6 groups (is it the v5 schema?); looking further`);
   }
@@ -228,11 +271,13 @@ export async function findV6Schema(
     if (!existsSync(file)) throw new SchemaLoadError(`--app ${sources.app}`, 'no such file');
     candidates.push(file);
   } else {
-    const declaring = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && DECLARES_GRAPH.test(t)).map(([f]) => f);
-    const creating = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && CREATES_HANDLER.test(t)).map(([f]) => f);
-    // Modules that only declare the graph are loaded first: one creating a handler may also start a server.
-    append(candidates, declaring.length > 0 ? declaring : creating);
-    registering = [...texts].filter(([f, t]) => /\.[cm]?[jt]sx?$/.test(f) && REGISTERS_ENTITY.test(t) && !candidates.includes(f)).map(([f]) => f);
+    const found = graphModules(texts);
+    append(candidates, found.candidates);
+    registering = found.registering;
+  }
+  if (!loadCode) {
+    if (candidates.length > 0) withheld.push(sources.app ? `--app ${sources.app}` : `the ER graph in ${candidates.map((f) => show(cwd, f)).join(', ')}`);
+    return withheld.length > 0 ? { schemas: [], source: notLoadedReason(withheld) } : undefined;
   }
   if (candidates.length === 0) return undefined;
   const overlay = changed && !sources.app ? createOverlay(projectRoot(cwd), texts) : undefined;

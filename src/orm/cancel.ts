@@ -27,6 +27,8 @@ interface PgClientLike {
   processID: number;
   secretKey: number;
   release(destroy?: boolean | Error): void;
+  on(event: 'error', fn: (error: unknown) => void): void;
+  removeListener(event: 'error', fn: (error: unknown) => void): void;
 }
 interface PgConnectionLike {
   on(event: string, fn: (...args: unknown[]) => void): void;
@@ -78,29 +80,56 @@ export async function cancellable<R>(db: SqlDatabase, signal: (() => AbortSignal
 }
 
 async function onPgPool<R>(db: SqlDatabase, signal: AbortSignal, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
+  let cancelled = false;
+  return withPoolClient(db, async (client, pool) => {
+    if (signal.aborted) throw abortError(signal);
+    const onAbort = () => {
+      cancelled = true;
+      cancelBackend(pool, client);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await run(onClient(db, client));
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }, () => cancelled);
+}
+
+/**
+ * `run` on a client checked out of `db`'s node-postgres pool, guarded: pg-pool takes its own
+ * 'error' listener off a client while it is checked out, so a backend that dies then (killed,
+ * restarted, a proxy that drops the connection) makes the client emit 'error' with no listener,
+ * which Node turns into an uncaught exception that ends the process. The listener here keeps the
+ * error where it belongs: the statement in flight rejects with it. A client that failed that way,
+ * or that `discard()` says must not be reused, is destroyed instead of returned to the pool.
+ */
+async function withPoolClient<R>(db: SqlDatabase, run: (client: PgClientLike, pool: PgPoolLike) => Promise<R>, discard = () => false): Promise<R> {
   const pool = (db._.session as unknown as { client: PgPoolLike }).client;
   const client = await pool.connect();
-  let cancelled = false;
-  const onAbort = () => {
-    cancelled = true;
-    cancelBackend(pool, client);
-  };
-  if (signal.aborted) {
-    client.release();
-    throw abortError(signal);
-  }
-  signal.addEventListener('abort', onAbort, { once: true });
+  let lost: unknown;
+  const onError = (error: unknown) => void (lost ??= error);
+  client.on('error', onError);
   let failed: unknown;
   try {
-    return await run(onClient(db, client));
+    return await run(client, pool);
   } catch (error) {
     failed = error;
     throw error;
   } finally {
-    signal.removeEventListener('abort', onAbort);
-    // A cancelled client, or one whose connection broke, is not given to the next statement.
-    client.release(cancelled || brokenConnection(failed) ? true : undefined);
+    client.removeListener('error', onError);
+    client.release(discard() || lost !== undefined || brokenConnection(failed) ? true : undefined);
   }
+}
+
+/**
+ * `run` with a `db` whose statements all go over one connection (a transaction opened on it stays
+ * on it), that survives the connection being lost: for a node-postgres pool a guarded client (see
+ * `withPoolClient`); other drivers as they are (postgres.js and PGlite reject the statement
+ * without an unhandled 'error' event).
+ */
+export function onOneConnection<R>(db: SqlDatabase, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
+  return driverOf(db) === 'pg-pool' ? withPoolClient(db, (client) => run(onClient(db, client))) : run(db);
 }
 
 /** A CancelRequest for `client`'s backend over a new connection (no authentication needed). */

@@ -33,6 +33,7 @@ describe('ergraph-migrate start', () => {
     [['--version'], 0, /^\d+\.\d+\.\d+/],
     [['v3-to-vv4', 'src'], 2, /Unknown argument/],
     [['upgrade', '--to', '7', 'src'], 2, /unknown version 7/],
+    [['verify', '--help'], 0, /--target-env/],
   ])('%j answers without loading ts-morph or TypeScript', (args, status, text) => {
     const r = run(args);
     expect(r.status).toBe(status);

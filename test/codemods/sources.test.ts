@@ -137,7 +137,7 @@ export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: '
       '.gitignore': 'node_modules\n',
     });
     linkErgraph(dir);
-    const run = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '4', '--to', '6', 'src', '--dry-run'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+    const run = spawnSync(process.execPath, [BIN, 'upgrade', '--from', '4', '--to', '6', 'src', '--dry-run', '--load-app'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('v6 schema: ER graph of src/models/base.ts (Base, diagram), src/models/task.ts (diagram)\n');

@@ -18,11 +18,11 @@ const T0 = Date.parse('2026-03-10T23:59:59.500Z');
 /** A memory store that fails while `down` is set. */
 function flakyStore() {
   const inner = memoryUsageStore();
-  const state = { down: false, adds: 0 };
+  const state = { down: false, adds: 0, flushIds: [] as (string | undefined)[] };
   const store: UsageStore = {
     description: 'flaky',
     track: (c) => (state.down ? Promise.reject(new Error('store down')) : inner.track(c)),
-    add: (rows) => (state.adds++, state.down ? Promise.reject(new Error('store down')) : inner.add(rows)),
+    add: (rows, flushId) => (state.adds++, state.flushIds.push(flushId), state.down ? Promise.reject(new Error('store down')) : inner.add(rows, flushId)),
     read: (d) => (state.down ? Promise.reject(new Error('store down')) : inner.read(d)),
     close: () => inner.close(),
   };
@@ -86,7 +86,7 @@ describe('createUsageRecorder', () => {
     expect(r!.client).toBe(`\\u0007${'x'.repeat(94)}`);
   });
 
-  it('keeps a failed batch for the next flush: a store outage loses nothing, and is reported once', async () => {
+  it('sends a failed batch again as it was, under the same flush id, before newer uses: an outage loses nothing', async () => {
     const { store, state } = flakyStore();
     const failures: FlushFailure[] = [];
     const recorder = createUsageRecorder(store, { flushIntervalMs: 60_000, onError: (_e, info) => failures.push(info) });
@@ -98,31 +98,92 @@ describe('createUsageRecorder', () => {
     await recorder.flush();
     expect(failures).toEqual([
       { store: 'flaky', uses: 1, outcome: 'kept' },
-      { store: 'flaky', uses: 3, outcome: 'kept' },
+      { store: 'flaky', uses: 1, outcome: 'kept' },
     ]);
     expect(recorder.status()).toMatchObject({ pendingUses: 3, failedFlushes: 2, lostUses: 0, lastError: { message: 'store down' } });
     state.down = false;
     await recorder.flush();
     expect(total((await store.read('2000-01-01')).rows)).toBe(3);
     expect(recorder.status()).toMatchObject({ pendingUses: 0, lostUses: 0 });
+    const [first, retry, again, newer] = state.flushIds;
+    expect(first).toEqual(expect.any(String));
+    expect([retry, again]).toEqual([first, first]);
+    expect(newer).not.toBe(first);
     await recorder.close();
   });
 
-  it('drops and reports a failed batch that would pass maxPendingRows, and what is pending at a failing close', async () => {
+  it('counts a batch once when its write is sent again after the store already added it (a lost reply)', async () => {
+    const inner = memoryUsageStore();
+    let replyLost = true;
+    const store: UsageStore = {
+      ...inner,
+      description: 'lost reply',
+      async add(rows, flushId) {
+        await inner.add(rows, flushId);
+        if (replyLost) {
+          replyLost = false;
+          throw new Error('Connection terminated unexpectedly');
+        }
+      },
+    };
+    const recorder = createUsageRecorder(store, { flushIntervalMs: 60_000, onError: () => undefined });
+    recorder.record(['Query.a'], 'web');
+    await recorder.flush();
+    expect(recorder.status()).toMatchObject({ pendingUses: 1, failedFlushes: 1 });
+    await recorder.flush();
+    expect(total((await inner.read('2000-01-01')).rows)).toBe(1);
+    await recorder.close();
+  });
+
+  it('retries a failed flush on its own, backing off, until the store takes it', async () => {
+    vi.useFakeTimers();
+    try {
+      const { store, state } = flakyStore();
+      const recorder = createUsageRecorder(store, { flushIntervalMs: 10_000, maxRetryDelayMs: 4000, onError: () => undefined });
+      state.down = true;
+      recorder.record(['Query.a'], 'web');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(state.adds).toBe(1);
+      // 1 s, 2 s, 4 s, then 4 s (the cap) apart
+      for (const [wait, adds] of [[999, 1], [1, 2], [2000, 3], [4000, 4], [4000, 5]] as const) {
+        await vi.advanceTimersByTimeAsync(wait);
+        expect(state.adds).toBe(adds);
+      }
+      state.down = false;
+      await vi.advanceTimersByTimeAsync(4000);
+      expect(total((await store.read('2000-01-01')).rows)).toBe(1);
+      expect(recorder.status()).toMatchObject({ pendingUses: 0, lostUses: 0 });
+      // Healthy again: back to the interval.
+      recorder.record(['Query.a'], 'web');
+      await vi.advanceTimersByTimeAsync(9999);
+      expect(state.adds).toBe(6);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(state.adds).toBe(7);
+      await recorder.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops uses only past maxPendingRows, reports them at the next flush, and what is unwritten at a failing close', async () => {
     const { store, state } = flakyStore();
     const failures: FlushFailure[] = [];
-    const recorder = createUsageRecorder(store, { maxPendingRows: 1, onError: (_e, info) => failures.push(info) });
+    const recorder = createUsageRecorder(store, { maxPendingRows: 2, flushIntervalMs: 60_000, onError: (_e, info) => failures.push(info) });
     state.down = true;
     recorder.record(['Query.a', 'Query.b'], 'web');
     await recorder.flush();
-    recorder.record(['Query.c'], 'web');
+    expect(failures).toEqual([{ store: 'flaky', uses: 2, outcome: 'kept' }]);
+    recorder.record(['Query.c'], 'web'); // the failed batch's 2 rows fill the buffer
+    recorder.record(['Query.a'], 'ios');
+    expect(recorder.status()).toMatchObject({ pendingUses: 2, lostUses: 2 });
     await recorder.close();
-    expect(failures).toEqual([
+    expect(failures.slice(1)).toEqual([
       { store: 'flaky', uses: 2, outcome: 'lost' },
-      { store: 'flaky', uses: 1, outcome: 'kept' },
-      { store: 'flaky', uses: 1, outcome: 'lost' },
+      { store: 'flaky', uses: 2, outcome: 'kept' },
+      { store: 'flaky', uses: 2, outcome: 'kept' },
+      { store: 'flaky', uses: 2, outcome: 'lost' },
     ]);
-    expect(recorder.status().lostUses).toBe(3);
+    expect(recorder.status().lostUses).toBe(4);
   });
 
   it('warns on the console once per failure streak by default', async () => {

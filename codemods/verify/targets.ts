@@ -1,0 +1,96 @@
+/**
+ * Where `verify` runs the two documents. `--app <module>`: the user's ER graph in this process,
+ * the v5 document through the compat layer over it (`createCompatHandler`, old persisted ids
+ * through the run's `.v6-map.json` files) and the v6 document through the handler itself.
+ * `--url <base>`: a running server, POSTing to `<base>/graphql/v5` (compat, as the README mounts
+ * it) and `<base>/graphql` (v6).
+ */
+import type { GraphQLSchema } from 'graphql';
+import { createCompatHandler, type CompatHandler, type V6Handler } from '../../compat/handler.js';
+import type { PersistedMapping } from '../../compat/persisted.js';
+import { appGraphs } from '../v5-to-v6/sources.js';
+import { loadSchema } from '../v5-to-v6/schema.js';
+import type { Answer } from './compare.js';
+
+export interface Request {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  /** v5 only: the old id of a persisted operation, sent instead of the text. */
+  persistedId?: string;
+}
+
+export interface Target {
+  /** How the report names it. */
+  name: string;
+  schemas: GraphQLSchema[];
+  v5(request: Request, schema: GraphQLSchema): Promise<Answer>;
+  v6(request: Request, schema: GraphQLSchema): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** Loads `--app` and builds the compat layer over each ER graph it exports. */
+export async function appTarget(app: string, cwd: string, mapping: PersistedMapping): Promise<Target> {
+  const graphs = await appGraphs(app, cwd);
+  const byschema = new Map<GraphQLSchema, { compat: CompatHandler; handler: (typeof graphs)[number]['handler'] }>();
+  for (const { schema, handler } of graphs) {
+    // The schema rebuilt with this graphql copy: the user's handler may use another, and compat
+    // builds its flat schema from this one. Execution stays the user's handler's.
+    const v6: V6Handler = { schema, execute: (query, opts) => handler.execute(query, opts) as ReturnType<V6Handler['execute']> };
+    const compat = createCompatHandler(v6, Object.keys(mapping).length > 0 ? { persisted: { mapping } } : {});
+    byschema.set(schema, { compat, handler });
+  }
+  const of = (schema: GraphQLSchema) => byschema.get(schema)!;
+  return {
+    name: `--app ${app}`,
+    schemas: graphs.map((g) => g.schema),
+    async v5({ query, variables, operationName, persistedId }, schema) {
+      const opts = { variables, operationName, client: 'ergraph-migrate verify' };
+      return of(schema).compat.execute(persistedId ? undefined : query, persistedId ? { ...opts, documentId: persistedId } : opts);
+    },
+    async v6({ query, variables, operationName }, schema) {
+      return of(schema).handler.execute(query, { variables, operationName });
+    },
+    async close() {
+      await Promise.all([...byschema.values()].map((g) => g.compat.usage.close()));
+    },
+  };
+}
+
+const TIMEOUT_MS = 30_000;
+
+async function post(url: string, body: Record<string, unknown>): Promise<Answer> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', 'x-client-name': 'ergraph-migrate verify' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`POST ${url}: ${(error as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : (error as Error).message}`);
+  }
+  const text = await response.text();
+  try {
+    const json = JSON.parse(text) as Answer;
+    // A GraphQL answer, whatever its status (graphql-response+json answers request errors with 4xx).
+    if (json && typeof json === 'object' && ('data' in json || 'errors' in json)) return json;
+  } catch {
+    // Not JSON: said below with the status.
+  }
+  throw new Error(`POST ${url} answered HTTP ${response.status}, not a GraphQL response`);
+}
+
+/** A running server: compat at `<base>/graphql/v5`, v6 at `<base>/graphql`. */
+export async function urlTarget(base: string): Promise<Target> {
+  const root = base.replace(/\/+$/, '');
+  const schema = await loadSchema(`${root}/graphql`);
+  return {
+    name: root,
+    schemas: [schema],
+    v5: ({ query, variables, operationName }) => post(`${root}/graphql/v5`, { query, variables, operationName }),
+    v6: ({ query, variables, operationName }) => post(`${root}/graphql`, { query, variables, operationName }),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * Issue 26.5: `ergraph-migrate verify` runs each v5 document through the compat layer and its
+ * migrated form through v6, against the user's app (`--app`, the binary as users run it) or a
+ * server (`--url`), and says per operation: same, differs (first differing path), or not run.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, type CliIO } from '../../codemods/cli.js';
+import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
+import { summarize, toMarkdown } from '../../codemods/verify/report.js';
+import { compatApp, createCompatHandler } from '../../compat/index.js';
+import { graphqlApp } from '../../src/http/index.js';
+import { handler } from './verify-app/app.js';
+
+const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const APP = fileURLToPath(new URL('./verify-app/app.ts', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'ergraph-verify-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(root, 't-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  return dir;
+}
+
+const CLIENT = `const gql = (s: TemplateStringsArray) => s.join('');
+export const ONE = gql\`query OneUser($id: Int!) { userById(id: $id) { name } }\`;
+export const NOW = gql\`query Now { clockNow { tick } }\`;
+export const BROKEN = gql\`query Broken { userBroken { name } }\`;
+export const ADD = gql\`mutation AddTask { taskCreate(title: "x") { title } }\`;
+`;
+
+/** An Apollo manifest `v5-to-v6` already migrated, and the mapping it wrote: one faithful entry, one edited by hand. */
+function persisted(): Record<string, string> {
+  const v5 = 'query Q { userGetAll(limit: 1) { name } }';
+  const v6 = 'query Q { User { userGetAll: getAll(limit: 1) { name } } }';
+  const v5b = 'query R { userGetAll(limit: 1) { id } }';
+  const v6b = 'query R { User { userGetAll: getAll(limit: 2) { id } } }';
+  const manifest = {
+    format: 'apollo-persisted-query-manifest',
+    version: 1,
+    operations: [
+      { id: sha(v6), name: 'Q', type: 'query', body: v6 },
+      { id: sha(v6b), name: 'R', type: 'query', body: v6b },
+    ],
+  };
+  const mapping = { [sha(v5)]: { id: sha(v6), body: v6, v5Body: v5 }, [sha(v5b)]: { id: sha(v6b), body: v6b, v5Body: v5b } };
+  return {
+    'persisted-query-manifest.json': `${JSON.stringify(manifest, null, 2)}\n`,
+    'persisted-query-manifest.v6-map.json': `${JSON.stringify(mapping, null, 2)}\n`,
+  };
+}
+
+/** The binary as users run it (its tsx hooks load the app); the timer only ends a run that never would. */
+function bin(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, 'verify', ...args], { cwd, encoding: 'utf8', timeout: 600_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+async function cli(cwd: string, ...argv: string[]) {
+  let out = '';
+  let err = '';
+  const io: CliIO = { cwd, stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } };
+  const code = await main(['verify', ...argv], io);
+  return { code, out, err };
+}
+
+describe('ergraph-migrate verify --app', () => {
+  it('says same, differs at the first differing path, or not run, per operation, and exits 4 when one differs', () => {
+    const dir = tree({ 'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n', 'src/client.ts': CLIENT, 'vars.json': '{ "OneUser": { "id": 2 } }\n', ...persisted() });
+    const { code, out, err } = bin(dir, '.', '--app', APP, '--variables', 'vars.json', '--report', 'out/verify.json');
+    expect(err).not.toMatch(/^skipped/m);
+    expect(out).toContain('same: q.graphql:1 Users\n');
+    expect(out).toContain('same: src/client.ts:2 OneUser\n');
+    // Each run of the clock answers a new tick: the v6 answer is not the v5 one.
+    expect(out).toContain('differs: src/client.ts:3 Now at data.clockNow.tick (v5: 1, v6: 2)\n');
+    // Both answers are masked errors with their own ids, at moved paths: the same error.
+    expect(out).toContain('same: src/client.ts:4 Broken\n');
+    expect(out).toContain('not run: src/client.ts:5 AddTask: a mutation: run only with --mutations --target-env <non-production target>\n');
+    // The manifest's old ids, run through compat by id (the mapping) and their v6 bodies through v6.
+    expect(out).toMatch(/^same: persisted-query-manifest\.json:\d+ Q \(persisted id [0-9a-f]{64}\)$/m);
+    expect(out).toMatch(/^differs: persisted-query-manifest\.json:\d+ R \(persisted id [0-9a-f]{64}\) at data\.userGetAll\[1\] \(v5: \(absent\), v6: \{"id":2\}\)$/m);
+    expect(out).toContain(': 7 operations, 4 same, 2 differ, 1 not run');
+    expect(code).toBe(4);
+    const report = JSON.parse(readFileSync(join(dir, 'out/verify.json'), 'utf8')) as { summary: object; documents: { operation: string; verdict: string; path?: string }[] };
+    expect(report.summary).toMatchObject({ same: 4, differs: 2, notRun: 1 });
+    expect(report.documents.find((d) => d.operation === 'Now')).toMatchObject({ verdict: 'differs', path: 'data.clockNow.tick' });
+  }, 120_000);
+
+  it('runs mutations with --mutations and a named non-production target; exits 0 when every operation is the same; reports in Markdown', () => {
+    const dir = tree({
+      'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n',
+      'm.graphql': 'mutation AddTask { taskCreate(title: "x") { title } }\n',
+      'one.graphql': 'query OneUser($id: Int!) { userById(id: $id) { name } }\n',
+    });
+    const { code, out } = bin(dir, '.', '--app', APP, '--mutations', '--target-env', 'staging', '--report', 'verify.md');
+    expect(out).toContain('same: m.graphql:1 AddTask\n');
+    expect(out).toContain('not run: one.graphql:1 OneUser: needs $id: give it in --variables <file.json> under "OneUser"\n');
+    expect(code).toBe(0);
+    const md = readFileSync(join(dir, 'verify.md'), 'utf8');
+    expect(md).toContain('| 3 | 2 | 0 | 1 |');
+    expect(md).toContain('## Not run');
+    expect(md).toContain('give it in --variables &lt;file.json> under "OneUser"');
+  }, 120_000);
+
+  it('refuses mutations without a named target, or against production (usage, exit 2, nothing run)', async () => {
+    const dir = tree({ 'm.graphql': 'mutation AddTask { taskCreate(title: "x") { title } }\n' });
+    const none = await cli(dir, '.', '--app', APP, '--mutations');
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('name the non-production target it may change with --target-env <name>');
+    const prod = await cli(dir, '.', '--app', APP, '--mutations', '--target-env', 'production');
+    expect(prod.code).toBe(2);
+    expect(prod.err).toContain('--target-env production names production');
+    const host = await cli(dir, '.', '--url', 'https://api.example.com', '--mutations', '--target-env', 'staging');
+    expect(host.code).toBe(2);
+    expect(host.err).toContain('api.example.com does not look like a test host');
+    const both = await cli(dir, '.');
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--app <module>');
+  });
+});
+
+describe('ergraph-migrate verify --base (a migration already committed, before it is merged)', () => {
+  it("pairs the base commit's v5 documents with the work tree's migrated ones, in order, file by file", () => {
+    const dir = tree({
+      'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n',
+      'src/client.ts': "const gql = (s: TemplateStringsArray) => s.join('');\nexport const A = gql`query A { userGetAll(limit: 1) { name } }`;\nexport const B = gql`query B { userGetAll(limit: 1) { id } }`;\n",
+      'gone.graphql': 'query Gone { userGetAll(limit: 1) { id } }\n',
+    });
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'v5');
+    // As the migration wrote them: keys kept in q.graphql, the method as the key (--no-keep-response-keys) in A,
+    // and B edited by hand afterwards (one user more).
+    writeFileSync(join(dir, 'q.graphql'), 'query Users { User { userGetAll: getAll(limit: 2) { id name } } }\n');
+    writeFileSync(
+      join(dir, 'src/client.ts'),
+      "const gql = (s: TemplateStringsArray) => s.join('');\n\nexport const A = gql`query A { User { getAll(limit: 1) { name } } }`;\nexport const B = gql`query B { User { userGetAll: getAll(limit: 2) { id } } }`;\n",
+    );
+    rmSync(join(dir, 'gone.graphql'));
+    const { code, out } = bin(dir, '.', '--app', APP, '--base', 'HEAD');
+    expect(out).toContain('same: q.graphql:1 Users\n');
+    // Lines are the work tree's, as the PR shows them.
+    expect(out).toContain('same: src/client.ts:3 A\n');
+    expect(out).toContain('differs: src/client.ts:4 B at data.userGetAll[1] (v5: (absent), v6: {"id":2})\n');
+    expect(out).toContain('not run: gone.graphql:1 Gone: its file has no documents in the work tree');
+    expect(code).toBe(4);
+  }, 120_000);
+});
+
+describe('ergraph-migrate verify --url', () => {
+  let server: ServerType;
+  let base = '';
+  beforeAll(async () => {
+    const app = new Hono();
+    app.route('/', compatApp(createCompatHandler(handler), { path: '/graphql/v5' }));
+    app.route('/', graphqlApp(handler, { path: '/graphql' }));
+    await new Promise<void>((ready) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ready());
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('POSTs the v5 document to <url>/graphql/v5 and the migrated one to <url>/graphql', async () => {
+    const dir = tree({ 'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n', 'now.graphql': '{ clockNow { tick } }\n' });
+    const { code, out } = await cli(dir, '.', '--url', base);
+    expect(out).toContain('same: q.graphql:1 Users\n');
+    expect(out).toMatch(/^differs: now\.graphql:1 \(anonymous\) at data\.clockNow\.tick \(v5: \d+, v6: \d+\)$/m);
+    expect(code).toBe(4);
+  });
+
+  it('says not run, with the reason, when an endpoint is not there', async () => {
+    const dir = tree({ 'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n' });
+    const app = new Hono();
+    app.route('/', graphqlApp(handler, { path: '/graphql' }));
+    const lone = await new Promise<ServerType>((ready) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ready(s));
+    });
+    try {
+      const { code, out } = await cli(dir, '.', '--url', `http://127.0.0.1:${(lone.address() as AddressInfo).port}`);
+      expect(out).toMatch(/^not run: q\.graphql:1 Users: POST http:\/\/127\.0\.0\.1:\d+\/graphql\/v5 answered HTTP 404, not a GraphQL response$/m);
+      expect(code).toBe(0);
+    } finally {
+      await new Promise((done) => lone.close(done));
+    }
+  });
+});
+
+describe('the Markdown report', () => {
+  it('lists what differs with its first path and both values, and keeps `<` readable in and out of code', () => {
+    const md = toMarkdown(
+      summarize('--app app.ts', [
+        { file: 'a.ts', line: 3, operation: 'Now', verdict: 'differs', path: 'data.x', v5: '<a>', v6: 'b|c' },
+        { file: 'a.ts', line: 5, operation: null, verdict: 'not run', reason: 'needs <file.json>' },
+      ], [], 0),
+    );
+    expect(md).toContain('| `a.ts:3` | Now | `data.x` | `"<a>"` | `"b\\|c"` |');
+    expect(md).toContain('| `a.ts:5` | (anonymous) | needs &lt;file.json> |');
+    expect(md).toContain('| 2 | 0 | 1 | 1 |');
+  });
+});
+
+describe('comparing the answers', () => {
+  const moves = [{ where: { operation: null }, from: ['userGetAll'], to: ['User', 'userGetAll'], target: { entity: 'User', method: 'getAll', flatName: 'userGetAll' }, offset: 0 }];
+
+  it('re-keys the v6 data to the v5 paths, dropping the group the migration added', () => {
+    expect(asV5Data({ User: { userGetAll: [1] }, __typename: 'Query' }, moves)).toEqual({ userGetAll: [1], __typename: 'Query' });
+  });
+
+  it('maps error paths and leaves masked error ids and locations aside, but not the messages', () => {
+    const v5 = { data: { userGetAll: null }, errors: [{ message: 'Internal server error (error id aaaa)', path: ['userGetAll'], locations: [{ line: 1, column: 3 }], extensions: { code: 'INTERNAL', errorId: 'aaaa' } }] };
+    const v6 = { data: { User: { userGetAll: null } }, errors: [{ message: 'Internal server error (error id bbbb)', path: ['User', 'userGetAll'], locations: [{ line: 1, column: 10 }], extensions: { code: 'INTERNAL', errorId: 'bbbb' } }] };
+    expect(compareAnswers(v5, v6, moves).path).toBeUndefined();
+    const other = { ...v6, errors: [{ ...v6.errors[0]!, message: 'Internal server error (error id bbbb): more' }] };
+    expect(compareAnswers(v5, other, moves).path).toBe('errors[0].message');
+  });
+});

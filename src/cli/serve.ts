@@ -11,6 +11,7 @@ import type { PictureServices } from '../picture/index.js';
 import type { McpApp } from '../mcp/apps.js';
 import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../mcp/index.js';
 import { CliError, loadAppModule, servicesIn } from './load-apps.js';
+import { guardExportedPools } from './pools.js';
 import { stopSignal, type CliIO, type RunOptions } from './io.js';
 
 export interface ServeArgs {
@@ -89,6 +90,8 @@ export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions 
  */
 export async function startServe(args: ServeArgs, io: CliIO, limits: ServerLimits = {}): Promise<ListeningApp> {
   const { apps, exports } = await loadAppModule(args.app, io.cwd);
+  // A lost idle database connection must not end the server (see pools.ts).
+  guardExportedPools(exports, (line) => io.stderr.write(line));
   const services = servicesIn(exports.services, args.app);
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
   const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;

@@ -82,7 +82,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('url', { type: 'string', describe: 'a running server: v5 at <url>/graphql/v5, v6 at <url>/graphql (instead of --app)' })
           .option('mutations', { type: 'boolean', default: false, describe: 'run mutations too (twice each), only with --target-env' })
           .option('target-env', { type: 'string', describe: 'the non-production environment --mutations may change (a --url host that does not look like a test host must be named here)' })
-          .option('variables', { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' }),
+          .option('variables', { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' })
+          .option('base', { type: 'string', describe: 'on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree\'s migrated ones' }),
       async (a) => {
         const { verify } = await import('./verify/index.js');
         code = await verify(
@@ -95,6 +96,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
             targetEnv: a.targetEnv as string | undefined,
             variables: a.variables as string | undefined,
             report: a.report as string | undefined,
+            base: a.base as string | undefined,
+            keepResponseKeys: a.keepResponseKeys !== false,
           },
           io,
         );

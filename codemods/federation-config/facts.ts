@@ -9,6 +9,7 @@ import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import { EMPTY_PROJECT, type Project } from '../lib/project.js';
 import { classRef } from '../v3-to-v4/relationships.js';
+import { leadingComments } from '../lib/comments.js';
 
 /** Text of a moved expression, with the places that name ergraph exports (rewritten for the destination). */
 export interface PortableText {
@@ -16,11 +17,13 @@ export interface PortableText {
   /** Indentation of the line the text starts on, so continuation lines can be re-indented. */
   indent: string;
   refs: { start: number; end: number; exportName: string }[];
+  /** Comments above the moved declaration (a JSDoc of the entry or static): they move with it. */
+  comments?: string[];
 }
 
 export type FederationFact =
   | { kind: 'class'; file: string; name: string; keys?: string[]; orders?: string; subsetOf?: string }
-  | { kind: 'autoQuery'; file: string; start: number; unsafe?: string; keys: { entity: string; keys: string[] }[]; pages: { entity: string; orders: PortableText }[] }
+  | { kind: 'autoQuery'; file: string; start: number; unsafe?: string; keys: { entity: string; keys: string[]; comments?: string[] }[]; pages: { entity: string; orders: PortableText }[] }
   | { kind: 'dtoOrders'; file: string; start: number; dto: string; entity: string; orders?: PortableText };
 
 /** Normalised for comparison: the same orders written with other spacing are the same orders. */
@@ -53,6 +56,16 @@ export function portable(expr: ts.Expression, sf: ts.SourceFile, imports: Ergrap
   const lineStart = sf.text.lastIndexOf('\n', base - 1) + 1;
   const indent = /^[ \t]*/.exec(sf.text.slice(lineStart))?.[0] ?? '';
   return dynamic ? undefined : { text: expr.getText(sf), indent, refs };
+}
+
+/** The comments above a moved declaration, as text (they travel in facts to the destination file). */
+export function commentTexts(node: ts.Node, sf: ts.SourceFile): string[] | undefined {
+  const found = leadingComments(node, sf).map((c) => sf.text.slice(c.start, c.end));
+  return found.length > 0 ? found : undefined;
+}
+
+function withComments(text: PortableText | undefined, node: ts.Node, sf: ts.SourceFile): PortableText | undefined {
+  return text && { ...text, comments: commentTexts(node, sf) };
 }
 
 function stringArray(expr: ts.Expression | undefined): string[] | undefined {
@@ -94,7 +107,7 @@ export { staticMember };
 
 function readAutoQuery(node: ts.NewExpression, sf: ts.SourceFile, imports: ErgraphImports): FederationFact | undefined {
   const opts = optionsArg(node);
-  const fact = { kind: 'autoQuery' as const, file: sf.fileName, start: node.getStart(sf), keys: [] as { entity: string; keys: string[] }[], pages: [] as { entity: string; orders: PortableText }[] };
+  const fact = { kind: 'autoQuery' as const, file: sf.fileName, start: node.getStart(sf), keys: [] as { entity: string; keys: string[]; comments?: string[] }[], pages: [] as { entity: string; orders: PortableText }[] };
   if (!opts) return node.arguments?.length ? { ...fact, unsafe: 'AutoQueryConfig options are not an object literal' } : undefined;
   const batchKeys = findProp(opts, 'batchKeys');
   const batchPages = findProp(opts, 'batchPages');
@@ -108,7 +121,7 @@ function readAutoQuery(node: ts.NewExpression, sf: ts.SourceFile, imports: Ergra
       const entity = keyOf(prop);
       const keys = stringArray(valueOf(prop));
       if (!entity || !keys) return { ...fact, unsafe: 'batchKeys entries must be `Entity: [string literals]`' };
-      fact.keys.push({ entity, keys });
+      fact.keys.push({ entity, keys, comments: commentTexts(prop, sf) });
     }
   }
   const pagesValue = batchPages && valueOf(batchPages);
@@ -119,7 +132,7 @@ function readAutoQuery(node: ts.NewExpression, sf: ts.SourceFile, imports: Ergra
       const value = valueOf(prop);
       const orders = value && portable(value, sf, imports);
       if (!entity || !orders) return { ...fact, unsafe: 'batchPages entries must be `Entity: new BatchPageConfig(...)` built from literals' };
-      fact.pages.push({ entity, orders });
+      fact.pages.push({ entity, orders: { ...orders, comments: commentTexts(prop, sf) } });
     }
   }
   return fact;
@@ -146,7 +159,7 @@ export function scanFederation(sf: ts.SourceFile, imports: ErgraphImports, proje
         start: orders.getStart(sf),
         dto: cls.name!.text,
         entity: subsetOf,
-        orders: portable(orders.initializer, sf, imports),
+        orders: withComments(portable(orders.initializer, sf, imports), orders, sf),
       });
   }
   for (const { node } of newExpressionsOf(sf, imports, ['AutoQueryConfig'])) {

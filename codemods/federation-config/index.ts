@@ -5,7 +5,9 @@
  * entity has several keys; DTO-level orders move to the source entity.
  */
 import { findProp, indentAt, newExpressionsOf, optionsArg, renameKey, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
-import type { FileChanges } from '../lib/changes.js';
+import { lineStartOf, type FileChanges } from '../lib/changes.js';
+import { commentsIn, leadingComments, reindented } from '../lib/comments.js';
+import { quoted } from '../lib/style.js';
 import { localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { removalRange } from '../lib/import-fixes.js';
 import { slot } from '../lib/nodes.js';
@@ -50,8 +52,20 @@ function removeOldAutoQuery(ch: FileChanges, plan: Plan, imports: ErgraphImports
       continue;
     }
     if (old.length === 0 || unsafeOptions(opts)) continue;
-    if (old.length === opts.properties.length) ch.replace(opts, '{}');
-    else for (const prop of old) removeWhole(ch, opts.properties, prop);
+    // Comments that moved with an entry go; any other in the removed text stays where it was.
+    const kept = (start: number, end: number) => commentsIn(ch.source, start, end).map((c) => ch.source.slice(c.start, c.end)).filter((c) => !plan.carried.has(c));
+    if (old.length === opts.properties.length) {
+      const left = kept(opts.getStart(ch.sf) + 1, opts.getEnd() - 1);
+      const indent = indentAt(ch.source, opts.getStart(ch.sf));
+      ch.replace(opts, left.length === 0 ? '{}' : `{\n${left.map((c) => `${indent}  ${reindented(c, `${indent}  `)}\n`).join('')}${indent}}`);
+    } else
+      for (const prop of old) {
+        const range = removalRange(ch.source, opts.properties, opts.properties.indexOf(prop), ch.sf);
+        const left = kept(range.start, range.end);
+        const indent = indentAt(ch.source, prop.getStart(ch.sf));
+        const atLineStart = lineStartOf(ch.source, range.start) === range.start;
+        ch.replace(range, atLineStart ? left.map((c) => `${indent}${reindented(c, indent)}\n`).join('') : '');
+      }
     ch.note(node, 'batchKeys/batchPages moved to the entity classes');
   }
 }
@@ -65,10 +79,17 @@ function insertStatics(ch: FileChanges, plan: Plan, imports: ErgraphImports, use
     const first = cls.members[0];
     const classIndent = indentAt(source, cls.getStart(sf));
     const indent = first ? indentAt(source, first.getStart(sf)) : `${classIndent}  `;
-    if (entity.addKeys && !staticMember(cls, '__federation_keys__'))
-      lines.push(`static __federation_keys__ = [${entity.addKeys.map((k) => `'${k}'`).join(', ')}];`);
-    if (entity.addOrders && !staticMember(cls, '__pagination_orders__'))
-      lines.push(`static __pagination_orders__ = ${render(entity.addOrders, imports, used, indent)};`);
+    const names: string[] = [];
+    // The comments of the entry or DTO static they come from go above them.
+    const comments = (list: readonly string[] | undefined) => (list ?? []).map((c) => reindented(c, indent));
+    if (entity.addKeys && !staticMember(cls, '__federation_keys__')) {
+      lines.push(...comments(entity.addKeyComments), `static __federation_keys__ = [${entity.addKeys.map(quoted).join(', ')}];`);
+      names.push('__federation_keys__');
+    }
+    if (entity.addOrders && !staticMember(cls, '__pagination_orders__')) {
+      lines.push(...comments(entity.addOrders.comments), `static __pagination_orders__ = ${render(entity.addOrders, imports, used, indent)};`);
+      names.push('__pagination_orders__');
+    }
     if (lines.length === 0) continue;
     const statics = cls.members.filter((m) => ts.isPropertyDeclaration(m) && m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword));
     const anchor = statics[statics.length - 1];
@@ -79,7 +100,7 @@ function insertStatics(ch: FileChanges, plan: Plan, imports: ErgraphImports, use
       const close = cls.getEnd() - 1;
       ch.replace({ start: open, end: close + 1 }, `{\n${lines.map((l) => `${indent}${l}\n`).join('')}${classIndent}}`);
     }
-    ch.note(cls, `${cls.name!.text}: ${lines.map((l) => l.split(' = ')[0].replace('static ', '')).join(', ')} added from the old federation configuration`);
+    ch.note(cls, `${cls.name!.text}: ${names.join(', ')} added from the old federation configuration`);
   }
 }
 
@@ -91,6 +112,11 @@ function rewriteDtoOrders(ch: FileChanges, plan: Plan, imports: ErgraphImports, 
     if (problem) ch.manual(member, problem);
     else {
       removeWhole(ch, cls.members, member);
+      // Its JSDoc moved to the entity with it (when the entity took these orders from here).
+      const above = leadingComments(member, ch.sf);
+      const first = above[0];
+      if (first && above.every((c) => plan.carried.has(ch.source.slice(c.start, c.end))) && /^[ \t]*$/.test(ch.source.slice(lineStartOf(ch.source, first.start), first.start)))
+        ch.replace({ start: lineStartOf(ch.source, first.start), end: lineStartOf(ch.source, member.getStart(ch.sf)) }, '');
       ch.note(member, `__pagination_orders__ of ${cls.name!.text} is read from its source entity now`);
     }
   }

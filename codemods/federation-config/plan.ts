@@ -12,6 +12,8 @@ export interface EntityPlan {
   keys?: string[];
   orders?: string;
   addKeys?: string[];
+  /** Comments above the batchKeys entry the keys come from. */
+  addKeyComments?: string[];
   addOrders?: PortableText;
 }
 
@@ -19,6 +21,8 @@ export interface Plan {
   entities: Map<string, EntityPlan>;
   /** `file:start` of an AutoQueryConfig or DTO orders site → why it stays. */
   problems: Map<string, string>;
+  /** Comments that move with keys or orders to an entity: removed at the old site, written at the new. */
+  carried: Set<string>;
 }
 
 export const siteKey = (file: string, start: number) => `${file}:${start}`;
@@ -38,6 +42,7 @@ function buildPlan(facts: readonly FederationFact[]): Plan {
     if (f.kind === 'class' && !f.subsetOf) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
   const entities = new Map<string, EntityPlan>();
   const problems = new Map<string, string>();
+  const carried = new Set<string>();
   const entity = (name: string): EntityPlan | string => {
     const decls = byName.get(name) ?? [];
     if (decls.length === 0) return `entity class ${name} not found among the migrated files`;
@@ -71,15 +76,20 @@ function buildPlan(facts: readonly FederationFact[]): Plan {
       problems.set(site, [...new Set(reasons)].join('; '));
       continue;
     }
-    for (const { entity: name, keys } of f.keys) {
+    for (const { entity: name, keys, comments } of f.keys) {
       const plan = entities.get(name)!;
-      if (!plan.keys) plan.keys = plan.addKeys = keys;
+      if (!plan.keys) {
+        plan.keys = plan.addKeys = keys;
+        plan.addKeyComments = comments;
+        for (const c of comments ?? []) carried.add(c);
+      }
     }
     for (const { entity: name, orders } of f.pages) {
       const plan = entities.get(name)!;
       if (!plan.orders) {
         plan.orders = orders.text;
         plan.addOrders = orders;
+        for (const c of orders.comments ?? []) carried.add(c);
       }
     }
   }
@@ -95,7 +105,8 @@ function buildPlan(facts: readonly FederationFact[]): Plan {
     else {
       plan.orders = f.orders.text;
       plan.addOrders = f.orders;
+      for (const c of f.orders.comments ?? []) carried.add(c);
     }
   }
-  return { entities, problems };
+  return { entities, problems, carried };
 }

@@ -5,6 +5,7 @@
  */
 import { applyEdits, type Edit } from './edits.js';
 import { lineColumn, ts } from './parse.js';
+import { styleEdits } from './style.js';
 import type { ManualItem, TransformResult } from './result.js';
 
 export const TODO_PREFIX = '// TODO(ergraph-migrate): ';
@@ -134,7 +135,8 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
       }
       let output: string;
       try {
-        output = applyEdits(source, [...markerEdits, ...edits]);
+        // Every step's new code in the file's quote and semicolon style, in one place.
+        output = applyEdits(source, [...markerEdits, ...styleEdits(sf, edits)]);
       } catch (error) {
         throw new OverlapError((error as Error).message);
       }

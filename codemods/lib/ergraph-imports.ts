@@ -60,6 +60,13 @@ export interface ErgraphImports {
   readonly added: Set<string>;
   /** Specifiers to rename in place (`Old as x` → `New as x`), keyed by specifier. */
   readonly renamed: Map<BindingNode, string>;
+  /**
+   * Aliased bindings through a barrel not known to export their new name: the binding leaves the
+   * barrel's import and the new name is imported from its entry point under the same alias.
+   */
+  readonly detached: Map<BindingNode, string>;
+  /** Whether `module` as the file writes it (an entry point, a barrel, a path alias) exports ergraph's `name` as `name`. */
+  reaches(module: string, name: string): boolean;
 }
 
 const isTypeOnlySpecifier = (s: ts.ImportSpecifier, decl: ts.ImportDeclaration) => s.isTypeOnly || !!decl.importClause?.isTypeOnly;
@@ -87,6 +94,13 @@ export function readErgraphImports(sf: ts.SourceFile, project: Project = EMPTY_P
     commonJs: false,
     added: new Set(),
     renamed: new Map(),
+    detached: new Map(),
+    reaches(module, name) {
+      const entry = V6_ENTRY[name] ?? ROOT;
+      if (isErgraphModule(module)) return module === entry;
+      const target = project.resolveModule(sf.fileName, module);
+      return target !== undefined && project.reachesErgraph(target, name, name, entry);
+    },
   };
   const resolveName = (module: string, name: string) => ergraphImportOf(project, sf.fileName, module, name);
   const namespaceOf = (module: string): NamespaceBinding['direct'] | undefined => {

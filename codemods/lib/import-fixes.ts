@@ -3,7 +3,7 @@
  * using exports (what `readErgraphImports` read): bindings dropped once unused, renamed, moved to
  * the entry point v6 exports them from, and new ones added in the file's own style.
  */
-import type { FileChanges } from './changes.js';
+import { lineStartOf, type FileChanges } from './changes.js';
 import { coveredBy } from './edits.js';
 import { referencesTo, type ErgraphImports, type NamedBinding } from './ergraph-imports.js';
 import { ts } from './parse.js';
@@ -41,15 +41,15 @@ export function removalRange(
   return { start, end };
 }
 
-/** Removes the `removed` members of a list; the whole statement when nothing would be left. */
-function removeFromList(ch: FileChanges, statement: ts.Node, elements: readonly ts.Node[], removed: ReadonlySet<ts.Node>, keepsOther: boolean): void {
+/** Removes the `removed` members of a list; the whole statement when nothing would be left (then true). */
+function removeFromList(ch: FileChanges, statement: ts.Node, elements: readonly ts.Node[], removed: ReadonlySet<ts.Node>, keepsOther: boolean): boolean {
   const { sf, source } = ch;
   const gone = elements.filter((s) => removed.has(s));
-  if (gone.length === 0) return;
+  if (gone.length === 0) return false;
   if (gone.length === elements.length && !keepsOther) {
     const whole = lineRange(source, statement.getStart(sf), statement.getEnd());
     ch.replace(whole ?? statement, '');
-    return;
+    return true;
   }
   const indices = elements.map((s, i) => (removed.has(s) ? i : -1)).filter((i) => i >= 0);
   const ranges = indices.map((i) => {
@@ -66,6 +66,7 @@ function removeFromList(ch: FileChanges, statement: ts.Node, elements: readonly 
     return prev ? { start: prev.getEnd(), end: elements[i].getEnd() } : { start: elements[i].getStart(sf), end: elements[i].getEnd() };
   });
   mergeRanges(ranges).forEach((r) => ch.replace(r, ''));
+  return false;
 }
 
 function listOf(binding: NamedBinding): { statement: ts.Node; elements: readonly ts.Node[]; keepsOther: boolean } | undefined {
@@ -105,6 +106,14 @@ export function fixImports(ch: FileChanges, imports: ErgraphImports, fixes: Impo
   const moved = new Map<string, string[]>();
   const movedWhole = new Set<ts.ImportDeclaration>();
   for (const binding of imports.named) {
+    const detached = imports.detached.get(binding.specifier);
+    if (detached && ts.isImportSpecifier(binding.specifier)) {
+      removed.add(binding.specifier);
+      const entry = entryOf(detached);
+      moved.set(entry, [...(moved.get(entry) ?? []), `${binding.typeOnly ? 'type ' : ''}${detached} as ${binding.local}`]);
+      ch.note(binding.specifier, `'${binding.module}' is not known to export ${detached} (the v6 name of ${binding.imported}): imported from '${entry}' as ${binding.local} instead`);
+      continue;
+    }
     const rename = imports.renamed.get(binding.specifier);
     if (rename) {
       if (binding.specifier.propertyName) ch.replace(binding.specifier.propertyName, rename);
@@ -114,7 +123,7 @@ export function fixImports(ch: FileChanges, imports: ErgraphImports, fixes: Impo
       const live = referencesTo(sf, binding.local).some((id) => !coveredBy(ch.edits, id.getStart(sf)));
       if (live) continue;
       // A dropped binding's place takes an added name of the same entry point, keeping the import's shape.
-      const index = binding.direct ? toAdd.findIndex((n) => entryOf(n) === binding.module) : -1;
+      const index = toAdd.findIndex((n) => imports.reaches(binding.module, n));
       if (index >= 0 && ts.isImportSpecifier(binding.specifier)) {
         const [replacement] = toAdd.splice(index, 1);
         ch.replace(binding.specifier, `${binding.specifier.isTypeOnly ? 'type ' : ''}${replacement}`);
@@ -167,7 +176,8 @@ export function fixImports(ch: FileChanges, imports: ErgraphImports, fixes: Impo
     const list = removed.has(binding.specifier) ? listOf(binding) : undefined;
     if (list) lists.set(list.statement, list);
   }
-  for (const list of lists.values()) removeFromList(ch, list.statement, list.elements, removed, list.keepsOther);
+  const goneStatements = new Set<ts.Node>();
+  for (const list of lists.values()) if (removeFromList(ch, list.statement, list.elements, removed, list.keepsOther)) goneStatements.add(list.statement);
   for (const decl of new Set(imports.reExports.map((r) => r.declaration))) {
     const clause = decl.exportClause as ts.NamedExports;
     removeFromList(ch, decl, clause.elements, removedExports, false);
@@ -180,15 +190,24 @@ export function fixImports(ch: FileChanges, imports: ErgraphImports, fixes: Impo
     for (const n of fromAdded) toAdd.splice(toAdd.indexOf(n), 1);
     extra.push(importLine(imports, [...texts, ...fromAdded], entry));
   }
-  // Remaining added names: appended to an import of their entry point, else a new statement.
-  const byEntry = new Map<string, string[]>();
-  for (const name of toAdd) byEntry.set(entryOf(name), [...(byEntry.get(entryOf(name)) ?? []), name]);
-  for (const [entry, names] of byEntry) {
-    const target = imports.declarations.find((d) => {
-      const b = d.importClause?.namedBindings;
-      return (d.moduleSpecifier as ts.StringLiteral).text === entry && b && ts.isNamedImports(b) && !d.importClause?.isTypeOnly && b.elements.some((s) => !removed.has(s));
-    });
-    const named = target?.importClause?.namedBindings;
+  // Remaining added names: appended to an import of their entry point, else to one of the
+  // project's barrels (or path aliases) that exports them, else a new statement.
+  const appendable = (d: ts.ImportDeclaration) => {
+    const b = d.importClause?.namedBindings;
+    return !!b && ts.isNamedImports(b) && !d.importClause?.isTypeOnly && b.elements.some((s) => !removed.has(s));
+  };
+  const barrels = [...new Set(imports.named.filter((b) => !b.direct && ts.isImportDeclaration(b.declaration)).map((b) => b.declaration as ts.ImportDeclaration))];
+  const byTarget = new Map<ts.ImportDeclaration | string, string[]>();
+  for (const name of toAdd) {
+    const target =
+      imports.declarations.find((d) => (d.moduleSpecifier as ts.StringLiteral).text === entryOf(name) && appendable(d)) ??
+      barrels.find((d) => appendable(d) && imports.reaches((d.moduleSpecifier as ts.StringLiteral).text, name)) ??
+      entryOf(name);
+    byTarget.set(target, [...(byTarget.get(target) ?? []), name]);
+  }
+  for (const [target, names] of byTarget) {
+    const entry = typeof target === 'string' ? target : (target.moduleSpecifier as ts.StringLiteral).text;
+    const named = typeof target === 'string' ? undefined : target.importClause?.namedBindings;
     if (named && ts.isNamedImports(named)) {
       const kept = named.elements.filter((s) => !removed.has(s));
       const last = kept[kept.length - 1];
@@ -208,7 +227,9 @@ export function fixImports(ch: FileChanges, imports: ErgraphImports, fixes: Impo
   }
   if (extra.length === 0) return;
   const anchor = [...sf.statements].reverse().find((s) => ts.isImportDeclaration(s) || (imports.commonJs && ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => requiredModule(d.initializer))));
-  if (anchor) ch.insert(anchor.getEnd(), extra.map((l) => `${eol}${l}`).join(''));
+  // After the last import, or in its place when that one goes (inside the removed text an insertion would overlap it).
+  if (anchor && goneStatements.has(anchor)) ch.insert(lineStartOf(source, anchor.getStart(sf)), extra.map((l) => `${l}${eol}`).join(''));
+  else if (anchor) ch.insert(anchor.getEnd(), extra.map((l) => `${eol}${l}`).join(''));
   else ch.insert(leadingCommentsEnd(sf), extra.map((l) => `${l}${eol}`).join(''));
 }
 

@@ -5,6 +5,7 @@
  * local name (an alias, a barrel import) refers to. Plain data, so it crosses to worker threads.
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { aliasTargets, pathMappingFor } from './module-paths.js';
 import { isErgraphModule } from './v6-exports.js';
 import { ts } from './parse.js';
 
@@ -143,9 +144,12 @@ export class Project {
     return this.byFile.get(file);
   }
 
-  /** The run's file a relative specifier names (`./m`, `./m.js` for `m.ts`, `./dir` for `dir/index.ts`). */
+  /**
+   * The run's file a specifier names: relative (`./m`, `./m.js` for `m.ts`, `./dir` for
+   * `dir/index.ts`), or through the tsconfig `paths` alias of the importing file (`@/lib/eg`).
+   */
   resolveModule(from: string, spec: string): string | undefined {
-    if (!spec.startsWith('.')) return undefined;
+    if (!spec.startsWith('.')) return this.resolveAlias(from, spec);
     // Asked for every relative import of every file by several steps; path joins were a tenth of
     // a chain's allocations (bench/codemods.ts), so each (directory, specifier) is resolved once.
     // First by the file's own name and specifier (the same string objects every time, so their
@@ -161,7 +165,14 @@ export class Project {
       return known;
     }
     // Files named relative to a root (`applyToFiles` on fixture trees) resolve among themselves.
-    const base = isAbsolute(from) ? resolve(dir, spec) : join(dir, spec);
+    const found = this.fileAt(isAbsolute(from) ? resolve(dir, spec) : join(dir, spec));
+    this.resolved.set(key, found);
+    mine.set(spec, found);
+    return found;
+  }
+
+  /** The run's file at a path as a module names it: itself, with a script extension, or its index. */
+  private fileAt(base: string): string | undefined {
     let found = this.byFile.has(base) ? base : undefined;
     const stem = base.replace(/\.(?:[cm]?js|jsx)$/, '');
     for (let i = 0; !found && i < SCRIPT.length; i++) if (this.byFile.has(stem + SCRIPT[i])) found = stem + SCRIPT[i];
@@ -169,9 +180,19 @@ export class Project {
       const index = join(base, `index${SCRIPT[i]}`);
       if (this.byFile.has(index)) found = index;
     }
-    this.resolved.set(key, found);
-    mine.set(spec, found);
     return found;
+  }
+
+  /** A bare specifier through the importing file's tsconfig `paths`; packages (ergraph itself) are not the run's files. */
+  private resolveAlias(from: string, spec: string): string | undefined {
+    if (isErgraphModule(spec) || spec.startsWith('node:')) return undefined;
+    const mapping = pathMappingFor(from);
+    if (!mapping) return undefined;
+    for (const target of aliasTargets(mapping, spec)) {
+      const found = this.fileAt(target);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /**
@@ -202,6 +223,32 @@ export class Project {
     if (isErgraphModule(module)) return known.has(name) ? name : undefined;
     const target = this.resolveModule(from, module);
     return target ? this.ergraphExport(target, name, known, seen) : undefined;
+  }
+
+  /**
+   * Does a module export `exported` as ergraph's own `name` from the entry point `entry`
+   * (through its re-exports and barrels)? What an import of a new name through the project's
+   * barrel needs to be right: `export * from 'ergraph'` reaches every root export, not `ergraph/orm`'s.
+   */
+  reachesErgraph(file: string, exported: string, name: string, entry: string, seen = new Set<string>()): boolean {
+    const key = `${file}\0${exported}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    const facts = this.byFile.get(file);
+    if (!facts) return false;
+    const through = (module: string, imported: string): boolean => {
+      if (isErgraphModule(module)) return module === entry && imported === name;
+      const target = this.resolveModule(file, module);
+      return target !== undefined && this.reachesErgraph(target, imported, name, entry, seen);
+    };
+    const re = facts.reExports[exported];
+    if (re) return through(re.module, re.name);
+    const local = facts.localExports[exported];
+    if (local !== undefined) {
+      const imported = facts.imports[local];
+      return imported !== undefined && through(imported.module, imported.name);
+    }
+    return facts.stars.some((star) => through(star, exported));
   }
 
   /** Does a module re-export the whole of ergraph (directly or through barrels)? */

@@ -21,6 +21,8 @@ import {
 import type { FileChanges } from '../lib/changes.js';
 import { ergraphExportOf, localFor, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { ts } from '../lib/parse.js';
+import { quoted } from '../lib/style.js';
+import { commentsIn, reindented } from '../lib/comments.js';
 import { EMPTY_PROJECT, type Project } from '../lib/project.js';
 
 export const OPTION_RENAMES: Record<string, string> = {
@@ -202,24 +204,7 @@ function commentOwners(source: string, links: readonly ts.Node[], sf: ts.SourceF
   };
 }
 
-/** A JSDoc block moved out of the links array: its ` * ` lines line up under the new opening line. */
-function reindented(comment: string, indent: string): string {
-  const lines = comment.split(/\r?\n/);
-  if (lines.length === 1 || !lines.slice(1).every((l) => /^\s*\*/.test(l))) return comment;
-  const eol = comment.includes('\r\n') ? '\r\n' : '\n';
-  return [lines[0], ...lines.slice(1).map((l) => l.replace(/^\s*/, `${indent} `))].join(eol);
-}
-
 /** One v4 Relationship per link: the MultipleRelationship's own options, then the link's. */
-function commentsIn(source: string, start: number, end: number): { start: number; end: number }[] {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source, undefined, start, end - start);
-  const found: { start: number; end: number }[] = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan())
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia)
-      found.push({ start: scanner.getTokenStart(), end: scanner.getTokenEnd() });
-  return found;
-}
-
 function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImports): void {
   const { sf, source } = ch;
   const opts = decl.opts as ts.ObjectLiteralExpression;
@@ -231,8 +216,7 @@ function splitMultiple(ch: FileChanges, decl: Declaration, imports: ErgraphImpor
     const own = plan.opts.properties
       .filter((p) => !['biz', 'defaultFieldName', 'name'].includes(keyOf(p) ?? ''))
       .map((p) => renamedProp(sf, p));
-    const q = "'";
-    return `new ${relationship}({ ${[...common, `name: ${q}${plan.name}${q}`, ...own].join(', ')} })`;
+    return `new ${relationship}({ ${[...common, `name: ${quoted(plan.name!)}`, ...own].join(', ')} })`;
   });
   const copied = [...opts.properties.filter((p) => keyOf(p) !== 'links'), ...decl.links.flatMap((l) => [...l.opts.properties])]
     .map(valueOf)

@@ -126,10 +126,12 @@ export function renameExport(
     const spec = site.binding?.specifier;
     let ref: string;
     if (!spec) ref = `${(site.node as ts.PropertyAccessExpression).expression.getText(ch.sf)}.${to}`;
-    // An alias straight from ergraph keeps its local name (`LoaderDepend as LD` → `Loader as LD`);
-    // through a barrel the imported name is the barrel's, so the new export is imported directly.
-    else if (spec.propertyName && site.binding!.direct && !blocked.has(spec)) {
-      imports.renamed.set(spec, to);
+    // An alias keeps its local name (`LoaderDepend as LD` → `Loader as LD`), and its module when
+    // that exports the new name (an entry point, a barrel re-exporting ergraph); else the new
+    // name is imported from ergraph under the same alias.
+    else if (spec.propertyName && !blocked.has(spec) && (ts.isImportSpecifier(spec) || imports.reaches(site.binding!.module, to))) {
+      if (imports.reaches(site.binding!.module, to)) imports.renamed.set(spec, to);
+      else imports.detached.set(spec, to);
       ref = site.binding!.local;
     } else ref = localFor(to, imports);
     rewrite(site.node, ref);

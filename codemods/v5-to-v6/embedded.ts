@@ -9,6 +9,26 @@ import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 
 const TAGS = new Set(['gql', 'graphql']);
+/** Modules whose default export is the `gql` tag. */
+const DEFAULT_TAG_MODULES = new Set(['graphql-tag']);
+
+/**
+ * The names the file's tags go by: `gql`/`graphql` themselves, plus the local names of imports of
+ * them (`import { gql as g } from '@apollo/client'`) and of graphql-tag's default export
+ * (`import tag from 'graphql-tag'`) — a document behind an alias is still one to migrate.
+ */
+function tagNamesOf(sf: ts.SourceFile): ReadonlySet<string> {
+  const names = new Set(TAGS);
+  for (const stmt of sf.statements) {
+    if (!ts.isImportDeclaration(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier) || !stmt.importClause) continue;
+    const clause = stmt.importClause;
+    if (clause.name && DEFAULT_TAG_MODULES.has(stmt.moduleSpecifier.text)) names.add(clause.name.text);
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamedImports(bindings))
+      for (const el of bindings.elements) if (TAGS.has((el.propertyName ?? el.name).text)) names.add(el.name.text);
+  }
+  return names;
+}
 
 export interface EmbeddedDocument {
   /** The node whose line gets a TODO marker (the tagged template or the call). */
@@ -72,16 +92,17 @@ export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
   const found: EmbeddedDocument[] = [];
   if (MAGIC_COMMENT.test(sf.text)) markedTemplates(sf, found);
   const { tagged, calls } = nodesOf(sf);
+  const tags = tagNamesOf(sf);
   for (const node of tagged) {
     const name = tagName(node.tag);
-    if (name && TAGS.has(name)) {
+    if (name && tags.has(name)) {
       const doc = fromLiteral(node, node.template, sf);
       if (doc) found.push(doc);
     }
   }
   for (const node of calls) {
     const name = tagName(node.expression);
-    if (name && TAGS.has(name))
+    if (name && tags.has(name))
       for (const arg of node.arguments) {
         const doc = fromLiteral(node, arg, sf);
         if (doc) found.push(doc);

@@ -155,7 +155,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
-    moveReadSites(ch, doc.node, document, rewrite.moves);
+    moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema);
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }

@@ -7,7 +7,7 @@
  * Whatever the pass cannot prove (an exported document, a result handed to other code, a client
  * it does not know) gets a marker naming the moved paths and counts as manual work.
  */
-import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import { ts } from '../lib/parse.js';
 import { isSfc } from '../lib/sfc.js';
@@ -15,6 +15,7 @@ import type { MovedPath } from './document.js';
 import { bindParameter, flow, outer, referencesOf } from './read-flow.js';
 import { keyText } from './read-patterns.js';
 import { DATA, promiseOf, RESULT, type Reads, type Shape } from './read-types.js';
+import { errorPaths, groupTypeOf, writeData } from './read-writes.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
 const URQL = /^(urql|@urql\/)/;
@@ -131,6 +132,7 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   const method = ts.isPropertyAccessExpression(call.expression);
   if (method && fileUses(r, APOLLO) && ((name === 'query' && key === 'query') || (name === 'mutate' && key === 'mutation'))) return flow(r, call, promiseOf(RESULT)), options(r, literal);
   if (method && name === 'readQuery' && key === 'query') return flow(r, call, DATA);
+  if (method && name === 'writeQuery' && key === 'query') return writeData(r, literal, groupTypeOf(r.schema));
   if (mod && URQL.test(mod) && name === 'useQuery' && key === 'query') return flow(r, call, tuple(RESULT, fnOf(RESULT)));
   if (((mod && REQUEST.test(mod)) || (method && fileUses(r, REQUEST))) && key === 'document') {
     if (name === 'request') return flow(r, call, promiseOf(DATA));
@@ -192,7 +194,7 @@ function useOf(r: Reads, use: ts.Node): void {
  * Rewrites the reads of one rewritten document's result in its file, or marks them. `docNode`
  * is the tagged template, `graphql(...)` call or marked template the document is.
  */
-export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[]): void {
+export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[], schema?: GraphQLSchema): void {
   if (moves.length === 0) return;
   const sf = ch.sf;
   const summary = describeMoves(moves);
@@ -206,15 +208,21 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
     importedFrom: importsOf(sf),
     component: isSfc(sf.fileName),
     seen: new Set(),
+    schema,
     todo: (node, why) => ch.manual(node, `${why}; move its reads: ${summary}`),
   };
   cacheFields(r, sf, new Set(moves.map((m) => m.target.flatName)));
+  errorPaths(r);
+  const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;
+  if (generic) r.todo(docNode, `the type argument \`${generic.getText(sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
   if (twice) return r.todo(docNode, `operations of this document move \`data.${twice.from[0]}\` to different places`);
   const node = outer(docNode);
   const decl = node.parent;
   if (!ts.isVariableDeclaration(decl) || decl.initializer !== node) return useOf(r, docNode);
   if (!ts.isIdentifier(decl.name)) return r.todo(docNode, 'the document is destructured');
+  // `const Q: TypedDocumentNode<UsersQuery, …> = gql…`: a type written for the v5 result.
+  if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length) r.todo(decl.type, `the type \`${decl.type.getText(sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const statement = decl.parent.parent;
   const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   if (exported) r.todo(docNode, 'the document is exported: the modules importing it read its result');

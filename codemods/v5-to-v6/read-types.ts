@@ -2,6 +2,7 @@
  * What the read-site pass tracks: the shape of a value relative to an operation's `data`, and
  * the per-document context the flow and the rewrites share.
  */
+import type { GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import type { ts } from '../lib/parse.js';
 
@@ -43,6 +44,8 @@ export interface Reads {
   component: boolean;
   /** Nodes already handled (a value reached twice is rewritten once). */
   seen: Set<ts.Node>;
+  /** The v6 schema the document was rewritten against: the groups' types, for data written in the v6 shape. */
+  schema?: GraphQLSchema;
   /** Leave a marker: the place reads data the pass cannot follow. */
   todo(node: ts.Node, why: string): void;
 }

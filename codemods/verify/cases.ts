@@ -47,7 +47,7 @@ const requiredOf = (op: OperationDefinitionNode) =>
   (op.variableDefinitions ?? []).filter((v) => v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue).map((v) => v.variable.name.value);
 
 /** The operations to run for one document; documents that are not v5 documents of this API give none. */
-export function casesOf(doc: FoundDocument, schemas: readonly GraphQLSchema[]): (VerifyCase | NotRun)[] {
+export function casesOf(doc: FoundDocument, schemas: readonly GraphQLSchema[], keepResponseKeys = true): (VerifyCase | NotRun)[] {
   const at = { file: doc.file, line: doc.line };
   const document = parsed(doc.text);
   if (typeof document === 'string') return doc.notRun ? [{ ...at, operation: null, reason: doc.notRun }] : [{ ...at, operation: null, reason: document }];
@@ -56,9 +56,12 @@ export function casesOf(doc: FoundDocument, schemas: readonly GraphQLSchema[]): 
   const choice = chooseSchema(document, schemas);
   // No root field at all (fragments on ordinary types), or none of this API's: not a v5 document to check.
   if (choice === undefined || choice === 'foreign') return [];
-  const rewrite = rewriteDocument(document, doc.text, choice.schema, choice.index, {});
+  let rewrite = rewriteDocument(document, doc.text, choice.schema, choice.index, { keepResponseKeys });
+  // A document migrated with the other response-key choice moved its keys elsewhere: its moves are the other rewrite's.
+  const other = rewriteDocument(document, doc.text, choice.schema, choice.index, { keepResponseKeys: !keepResponseKeys });
+  if (doc.v6 !== undefined && applyEdits(doc.text, other.edits) === doc.v6) rewrite = other;
   // Already v6 (a migrated tree read without its base): nothing moved, nothing to compare.
-  if (rewrite.moves.length === 0 && rewrite.problems.length === 0 && doc.v6 === undefined) return [];
+  if (rewrite.moves.length === 0 && rewrite.problems.length === 0) return [];
   if (rewrite.problems.length > 0 && doc.v6 === undefined)
     return operations.map((op) => ({ ...at, operation: op.name?.value ?? null, reason: `v5-to-v6 leaves it for manual work: ${rewrite.problems.map((p) => p.reason).join('; ')}` }));
   const v6 = doc.v6 ?? applyEdits(doc.text, rewrite.edits);

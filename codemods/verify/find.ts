@@ -72,28 +72,33 @@ function fromManifest(abs: string, file: string, source: string, found: Found): 
   for (const [id, body] of bodies) found.documents.push({ file, line: at(JSON.stringify(id)), text: body });
 }
 
+/** The documents of one file's text; `manifests: false` reads no JSON (a base commit's manifests are not paired). */
+export function documentsOf(abs: string, file: string, source: string, found: Found, manifests = true): void {
+  try {
+    if (GRAPHQL.some((e) => abs.toLowerCase().endsWith(e))) {
+      if (source.trim()) found.documents.push({ file, line: 1, text: source });
+    } else if (abs.toLowerCase().endsWith('.json')) {
+      if (manifests && !abs.endsWith('.v6-map.json') && manifestFormat(source)) fromManifest(abs, file, source, found);
+    } else if (isSfc(abs)) {
+      for (const block of scriptBlocks(source, abs)) fromScript(parseSource(blockView(source, block), abs, block.kind), file, found.documents);
+    } else if (/\b(?:gql|graphql)\b/i.test(source)) {
+      fromScript(parseSource(source, abs), file, found.documents);
+    }
+  } catch (error) {
+    found.skipped.push({ file, reason: (error as Error).message.split('\n')[0]! });
+  }
+}
+
+export const DOCUMENT_EXTENSIONS = EXTENSIONS;
+
 /** Every document under `paths` (git-ignored files and `ignore` globs skipped, as a migration skips them). */
 export function findDocuments(paths: readonly string[], cwd: string, ignore: readonly string[]): Found {
   const { files, skipped } = collectFiles(paths, { cwd, ignore, extensions: EXTENSIONS });
   const ignored = ignoredByGit(files);
   const found: Found = { documents: [], mapping: {}, skipped: [...skipped] };
   for (const abs of files) {
-    if (ignored.has(abs) || abs.endsWith('.v6-map.json')) continue;
-    const file = toPosix(relative(cwd, abs));
-    const source = readFileSync(abs, 'utf8');
-    try {
-      if (GRAPHQL.some((e) => abs.toLowerCase().endsWith(e))) {
-        if (source.trim()) found.documents.push({ file, line: 1, text: source });
-      } else if (abs.toLowerCase().endsWith('.json')) {
-        if (manifestFormat(source)) fromManifest(abs, file, source, found);
-      } else if (isSfc(abs)) {
-        for (const block of scriptBlocks(source, abs)) fromScript(parseSource(blockView(source, block), abs, block.kind), file, found.documents);
-      } else if (/\b(?:gql|graphql)\b/i.test(source)) {
-        fromScript(parseSource(source, abs), file, found.documents);
-      }
-    } catch (error) {
-      found.skipped.push({ file, reason: (error as Error).message.split('\n')[0]! });
-    }
+    if (ignored.has(abs)) continue;
+    documentsOf(abs, toPosix(relative(cwd, abs)), readFileSync(abs, 'utf8'), found);
   }
   return found;
 }

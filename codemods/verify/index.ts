@@ -4,9 +4,10 @@
  * migrated form through v6, compare the answers (the v6 one re-keyed to v5 paths), and say per
  * operation: same, differs (at the first differing path), or not run (and why).
  *
- * Run it on the tree before `v5-to-v6` writes (each document is migrated in memory, exactly as the
- * step would write it), e.g. in the PR's CI on the base commit; persisted-query manifests are
- * verified before or after, through the `.v6-map.json` a migration wrote beside them.
+ * Two ways to run it: on the tree before `v5-to-v6` writes (each document is migrated in memory,
+ * exactly as the step would write it), or on the migrated tree with `--base <ref>` naming the
+ * commit before the migration (base.ts: the PR's own documents run through v6). Persisted-query
+ * manifests are verified through the `.v6-map.json` a migration wrote beside them.
  * Loaded by `cli.ts` only when `verify` runs: it pulls in TypeScript's parser and the user's app.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import type { CommandIO } from '../../src/cli-kit/io.js';
 import { UsageError } from '../../src/cli-kit/usage.js';
 import { EXIT } from '../exit.js';
+import { pairWithBase } from './base.js';
 import { casesOf, isCase, type NotRun, type VerifyCase } from './cases.js';
 import { compareAnswers, valueAt } from './compare.js';
 import { findDocuments } from './find.js';
@@ -31,6 +33,10 @@ export interface VerifyArgs {
   /** A JSON file: `{ "<operation name>": { ...variables } }`. */
   variables?: string;
   report?: string;
+  /** A git ref holding the documents before the migration; the work tree holds them after. */
+  base?: string;
+  /** As `v5-to-v6 --no-keep-response-keys` migrated (or will migrate) them. */
+  keepResponseKeys: boolean;
 }
 
 type Variables = Record<string, Record<string, unknown>>;
@@ -86,12 +92,13 @@ export async function verify(args: VerifyArgs, io: CommandIO): Promise<number> {
   checkArgs(args);
   const started = performance.now();
   const variables = readVariables(args.variables, io.cwd);
-  const found = findDocuments(args.paths, io.cwd, args.ignore);
+  const current = findDocuments(args.paths, io.cwd, args.ignore);
+  const found = args.base ? pairWithBase(args.base, args.paths, io.cwd, args.ignore, current) : current;
   const target = args.app ? await appTarget(args.app, io.cwd, found.mapping) : await urlTarget(args.url!);
   const verdicts: DocumentVerdict[] = [];
   try {
     for (const doc of found.documents) {
-      for (const c of casesOf(doc, target.schemas)) {
+      for (const c of casesOf(doc, target.schemas, args.keepResponseKeys)) {
         const at = { file: c.file, line: c.line, operation: c.operation, ...(c.kind ? { kind: c.kind } : {}) };
         const verdict = isCase(c) ? await run(c, target, args, variables) : { verdict: 'not run' as const, reason: (c as NotRun).reason };
         const persisted = isCase(c) && c.persistedId ? { persistedId: c.persistedId } : {};
@@ -104,7 +111,7 @@ export async function verify(args: VerifyArgs, io: CommandIO): Promise<number> {
   }
   for (const s of found.skipped) io.stderr.write(`skipped: ${s.file}: ${s.reason}\n`);
   const report = summarize(target.name, verdicts, found.skipped, (performance.now() - started) / 1000);
-  if (verdicts.length === 0) io.stdout.write('no v5 documents found: nothing to verify (run verify before v5-to-v6 writes, or on a tree with .v6-map.json files)\n');
+  if (verdicts.length === 0) io.stdout.write('no v5 documents found: nothing to verify (on a migrated tree, name the commit before the migration with --base <ref>)\n');
   io.stdout.write(`${summaryLine(report)}\n`);
   if (args.report) writeReport(args.report, args.report.endsWith('.json') ? toJson(report) : toMarkdown(report), io.cwd);
   return report.summary.differs > 0 ? EXIT.differs : EXIT.ok;

@@ -174,20 +174,107 @@ describe('read sites: reads of a rewritten document move with it', () => {
 });
 
 describe('read sites: writes in the v5 shape', () => {
-  it('marks writeQuery and cache.modify fields named after moved v5 root fields', () => {
+  it('writes writeQuery data in the v6 shape (with the group\'s __typename) and marks cache.modify fields named after moved v5 root fields', () => {
     const result = migrate(
       lines(
         "import { gql, ApolloClient } from '@apollo/client';",
         'const Q = gql`{ userGetAll { id } }`;',
-        'export function f(client: ApolloClient<unknown>) {',
+        'export function f(client: ApolloClient<unknown>, users: unknown[]) {',
         '  client.writeQuery({ query: Q, data: { userGetAll: [] } });',
         '  client.cache.modify({ fields: { userGetAll: () => [], other: () => 1 } });',
+        '  client.cache.writeQuery({',
+        '    query: Q,',
+        '    data: {',
+        "      __typename: 'Query',",
+        '      userGetAll: users,',
+        '    },',
+        '  });',
+        '  client.writeQuery({ query: Q, data: { ...users } });',
+        '}',
+      ),
+    );
+    expect(result.output).toContain("  client.writeQuery({ query: Q, data: { User: { __typename: 'UserQuery', userGetAll: [] } } });\n");
+    expect(result.output).toContain("    data: {\n      __typename: 'Query',\n      User: { __typename: 'UserQuery', userGetAll: users },\n    },\n");
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
+      [5, '`cache.modify` names the v5 root field `userGetAll`, which the v6 cache keeps under its entity\'s group'],
+      [13, 'a spread in the data written may carry moved fields: write it in the v6 shape'],
+    ]);
+  });
+
+  it('reports an error path compared with a moved key: the v6 path starts with the group', () => {
+    const result = migrate(
+      lines(
+        "import { gql, useQuery } from '@apollo/client';",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export function A() {',
+        '  const { error } = useQuery(Q);',
+        "  const mine = error?.graphQLErrors.filter((e) => e.path?.[0] === 'userGetAll');",
+        "  const deep = error?.graphQLErrors.some((e) => e.path?.join('.').startsWith('userGetAll.'));",
+        "  const other = error?.graphQLErrors.some((e) => e.path?.[0] === 'taskGetAll');",
+        '  return [mine, deep, other];',
         '}',
       ),
     );
     expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
-      [4, 'the document is given to `writeQuery`, which the migration cannot follow to the code reading its result'],
-      [5, '`cache.modify` names the v5 root field `userGetAll`, which the v6 cache keeps under its entity\'s group'],
+      [5, "an error's `path` is compared with `userGetAll`: in v6 it starts with `User.userGetAll`"],
+      [6, "an error's `path` is compared with `userGetAll.`: in v6 it starts with `User.userGetAll`"],
     ]);
+  });
+});
+
+describe('read sites: aliased tags and typed documents', () => {
+  it('finds documents behind an aliased gql import and a graphql-tag default import under another name', () => {
+    const result = migrate(
+      lines(
+        "import { gql as g, useQuery } from '@apollo/client';",
+        "import tag from 'graphql-tag';",
+        'const Q = g`{ userGetAll { id } }`;',
+        'const R = tag`{ taskGetAll { id } }`;',
+        'export function A() {',
+        '  const { data } = useQuery(Q);',
+        '  const r = useQuery(R);',
+        '  return [data?.userGetAll, r.data?.taskGetAll];',
+        '}',
+      ),
+    );
+    expect(result.manual).toEqual([]);
+    expect(result.output).toContain('const Q = g`{ User { userGetAll: getAll { id } } }`;');
+    expect(result.output).toContain('const R = tag`{ Task { taskGetAll: getAll { id } } }`;');
+    expect(result.output).toContain('return [data?.User.userGetAll, r.data?.Task.taskGetAll];');
+  });
+
+  it("GraphQL Code Generator's client preset and gql.tada: graphql() documents and their reads move; types written for v5 are marked", () => {
+    const preset = migrate(
+      lines(
+        "import { useQuery } from '@apollo/client';",
+        "import type { TypedDocumentNode } from '@graphql-typed-document-node/core';",
+        "import { graphql } from './gql';",
+        'const Users = graphql(`query Users { userGetAll { id } }`);',
+        'const Typed: TypedDocumentNode<{ userGetAll: { id: number }[] }, object> = graphql(`query Typed { userGetAll { id } }`);',
+        'export function A() {',
+        '  const { data } = useQuery(Users);',
+        '  const typed = useQuery(Typed);',
+        '  return [data?.userGetAll, typed.data?.userGetAll];',
+        '}',
+      ),
+    );
+    expect(preset.output).toContain('return [data?.User.userGetAll, typed.data?.User.userGetAll];');
+    expect(preset.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
+      [5, 'the type `TypedDocumentNode<{ userGetAll: { id: number }[] }, object>` describes the v5 result: regenerate it (or write the v6 shape)'],
+    ]);
+    const tada = migrate(
+      lines(
+        "import { graphql, type ResultOf } from 'gql.tada';",
+        "import { request } from 'graphql-request';",
+        'const Users = graphql(`query Users { userGetAll { id } }`);',
+        'export async function ids(): Promise<number[]> {',
+        "  const { userGetAll } = await request('/graphql', Users);",
+        '  return userGetAll.map((u) => u.id);',
+        '}',
+      ),
+      'tada.ts',
+    );
+    expect(tada.manual).toEqual([]);
+    expect(tada.output).toContain("  const { User: { userGetAll } } = await request('/graphql', Users);\n");
   });
 });

@@ -15,6 +15,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
+import { summarize, toMarkdown } from '../../codemods/verify/report.js';
 import { compatApp, createCompatHandler } from '../../compat/index.js';
 import { graphqlApp } from '../../src/http/index.js';
 import { handler } from './verify-app/app.js';
@@ -112,6 +113,7 @@ describe('ergraph-migrate verify --app', () => {
     const md = readFileSync(join(dir, 'verify.md'), 'utf8');
     expect(md).toContain('| 3 | 2 | 0 | 1 |');
     expect(md).toContain('## Not run');
+    expect(md).toContain('give it in --variables &lt;file.json> under "OneUser"');
   }, 120_000);
 
   it('refuses mutations without a named target, or against production (usage, exit 2, nothing run)', async () => {
@@ -129,6 +131,35 @@ describe('ergraph-migrate verify --app', () => {
     expect(both.code).toBe(2);
     expect(both.err).toContain('--app <module>');
   });
+});
+
+describe('ergraph-migrate verify --base (a migration already committed, before it is merged)', () => {
+  it("pairs the base commit's v5 documents with the work tree's migrated ones, in order, file by file", () => {
+    const dir = tree({
+      'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n',
+      'src/client.ts': "const gql = (s: TemplateStringsArray) => s.join('');\nexport const A = gql`query A { userGetAll(limit: 1) { name } }`;\nexport const B = gql`query B { userGetAll(limit: 1) { id } }`;\n",
+      'gone.graphql': 'query Gone { userGetAll(limit: 1) { id } }\n',
+    });
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'v5');
+    // As the migration wrote them: keys kept in q.graphql, the method as the key (--no-keep-response-keys) in A,
+    // and B edited by hand afterwards (one user more).
+    writeFileSync(join(dir, 'q.graphql'), 'query Users { User { userGetAll: getAll(limit: 2) { id name } } }\n');
+    writeFileSync(
+      join(dir, 'src/client.ts'),
+      "const gql = (s: TemplateStringsArray) => s.join('');\n\nexport const A = gql`query A { User { getAll(limit: 1) { name } } }`;\nexport const B = gql`query B { User { userGetAll: getAll(limit: 2) { id } } }`;\n",
+    );
+    rmSync(join(dir, 'gone.graphql'));
+    const { code, out } = bin(dir, '.', '--app', APP, '--base', 'HEAD');
+    expect(out).toContain('same: q.graphql:1 Users\n');
+    // Lines are the work tree's, as the PR shows them.
+    expect(out).toContain('same: src/client.ts:3 A\n');
+    expect(out).toContain('differs: src/client.ts:4 B at data.userGetAll[1] (v5: (absent), v6: {"id":2})\n');
+    expect(out).toContain('not run: gone.graphql:1 Gone: its file has no documents in the work tree');
+    expect(code).toBe(4);
+  }, 120_000);
 });
 
 describe('ergraph-migrate verify --url', () => {
@@ -167,6 +198,20 @@ describe('ergraph-migrate verify --url', () => {
     } finally {
       await new Promise((done) => lone.close(done));
     }
+  });
+});
+
+describe('the Markdown report', () => {
+  it('lists what differs with its first path and both values, and keeps `<` readable in and out of code', () => {
+    const md = toMarkdown(
+      summarize('--app app.ts', [
+        { file: 'a.ts', line: 3, operation: 'Now', verdict: 'differs', path: 'data.x', v5: '<a>', v6: 'b|c' },
+        { file: 'a.ts', line: 5, operation: null, verdict: 'not run', reason: 'needs <file.json>' },
+      ], [], 0),
+    );
+    expect(md).toContain('| `a.ts:3` | Now | `data.x` | `"<a>"` | `"b\\|c"` |');
+    expect(md).toContain('| `a.ts:5` | (anonymous) | needs &lt;file.json> |');
+    expect(md).toContain('| 2 | 0 | 1 | 1 |');
   });
 });
 

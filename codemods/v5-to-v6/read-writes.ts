@@ -27,7 +27,11 @@ function quoteOf(sf: ts.SourceFile): string {
   return first && sf.text[first.moduleSpecifier.getStart(sf)] === '"' ? '"' : "'";
 }
 
-/** `writeQuery({ query, data })`: the `data` literal takes the v6 shape. */
+/**
+ * `writeQuery({ query, data })`: the `data` literal takes the v6 shape. Only keys change and a
+ * group's braces are inserted around the values, which stay where they are: a value may hold
+ * reads of its own that the read pass rewrites (`[...data.userGetAll, …]`).
+ */
 export function writeData(r: Reads, literal: ts.ObjectLiteralExpression, groupType: (group: string) => string | undefined): void {
   const prop = literal.properties.find((p) => keyText(p.name) === 'data');
   if (!prop) return;
@@ -35,9 +39,9 @@ export function writeData(r: Reads, literal: ts.ObjectLiteralExpression, groupTy
     return r.todo(prop, 'the data written is not an object literal here: write it in the v6 shape');
   const data = prop.initializer;
   const { sf } = r;
-  const parts: string[] = [];
-  const groups = new Map<string, string[]>();
-  let moved = false;
+  // The moved properties, in runs of neighbours going to the same group.
+  const runs: { group: string; items: { p: ts.ObjectLiteralElementLike; key: string; leaf: string }[] }[] = [];
+  let previousMoved = false;
   for (const p of data.properties) {
     if (ts.isSpreadAssignment(p)) return r.todo(p, 'a spread in the data written may carry moved fields: write it in the v6 shape');
     const key = keyText(p.name);
@@ -45,37 +49,30 @@ export function writeData(r: Reads, literal: ts.ObjectLiteralExpression, groupTy
     const to = r.moves.get(key);
     if (!to) {
       if (r.groups.has(key)) return r.todo(p, `\`${key}\` is now a v6 group this operation selects, not the v5 field written here`);
-      parts.push(p.getText(sf));
+      previousMoved = false;
       continue;
     }
-    const [group, leaf] = to as [string, string];
     if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) return r.todo(p, `\`${key}\` is written by a method or accessor: write it in the v6 shape`);
-    moved = true;
-    const value = ts.isPropertyAssignment(p) ? p.initializer.getText(sf) : p.name.getText(sf);
-    const item = ts.isShorthandPropertyAssignment(p) && leaf === key ? value : `${isName(leaf) ? leaf : JSON.stringify(leaf)}: ${value}`;
-    const items = groups.get(group);
-    if (items) items.push(item);
+    const [group, leaf] = to as [string, string];
+    const last = runs[runs.length - 1];
+    if (previousMoved && last?.group === group) last.items.push({ p, key, leaf });
     else {
-      const type = groupType(group);
-      if (!type) return r.todo(p, `the v6 type of \`${group}\` is not in the schema: write the data in the v6 shape`);
-      const q = quoteOf(sf);
-      groups.set(group, [`__typename: ${q}${type}${q}`, item]);
-      parts.push(`\0${group}`);
+      if (runs.some((run) => run.group === group)) return r.todo(p, `the fields moving into \`${group}\` are not written next to each other: write the data in the v6 shape`);
+      runs.push({ group, items: [{ p, key, leaf }] });
     }
+    previousMoved = true;
   }
-  if (!moved) return;
-  const text = parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${groups.get(p.slice(1))!.join(', ')} }` : p));
-  const written = data.getText(sf);
-  let replacement = `{ ${text.join(', ')} }`;
-  if (written.includes('\n')) {
-    const lineStart = sf.text.lastIndexOf('\n', data.properties[0]!.getStart(sf)) + 1;
-    const indent = /^[ \t]*/.exec(sf.text.slice(lineStart))![0];
-    const closeIndent = /^[ \t]*/.exec(sf.text.slice(sf.text.lastIndexOf('\n', data.getEnd() - 1) + 1))![0];
-    const eol = sf.text.includes('\r\n') ? '\r\n' : '\n';
-    const trailing = /,\s*}$/.test(written) ? ',' : '';
-    replacement = `{${eol}${indent}${text.join(`,${eol}${indent}`)}${trailing}${eol}${closeIndent}}`;
+  if (runs.length === 0) return;
+  const q = quoteOf(sf);
+  for (const { group, items } of runs) {
+    const type = groupType(group);
+    if (!type) return r.todo(items[0]!.p, `the v6 type of \`${group}\` is not in the schema: write the data in the v6 shape`);
+    items.forEach(({ p, key, leaf }, i) => {
+      const name = ts.isShorthandPropertyAssignment(p) ? (leaf === key ? key : `${isName(leaf) ? leaf : JSON.stringify(leaf)}: ${key}`) : leaf === key ? p.name!.getText(sf) : isName(leaf) ? leaf : JSON.stringify(leaf);
+      r.ch.replace(p.name!, i === 0 ? `${group}: { __typename: ${q}${type}${q}, ${name}` : name);
+    });
+    r.ch.insert(items[items.length - 1]!.p.getEnd(), ' }');
   }
-  r.ch.replace(data, replacement);
   r.ch.note(data, `data written in the v6 shape: ${r.summary}`);
 }
 

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { SqlDatabase } from 'ergraph/orm';
 import { lockDataDir } from './lock.js';
+import { takingTurns } from './pglite-turns.js';
 
 export interface DemoDatabase {
   db: SqlDatabase;
@@ -40,7 +41,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
     const client = new PGlite(options.dataDir);
     await client.waitReady;
     return {
-      db: drizzlePglite({ client }),
+      db: drizzlePglite({ client: takingTurns(client) }), // I/O and timers run between queries (see pglite-turns.ts)
       description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
       // close() checkpoints and flushes the data directory; only then may another process open it.
       close: () => client.close().finally(() => lock?.release()),

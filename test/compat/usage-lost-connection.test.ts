@@ -14,29 +14,17 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { createUsageRecorder, sqlUsageStore, type FlushFailure, type UsageRecorder } from 'ergraph/compat';
 import { PG_URL } from '../orm/databases.js';
 import { PgProxy } from '../support/pg-proxy.js';
+import { pgServerUp } from '../support/pg-server.js';
 
 const SCHEMA = `db_usage_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 const APP = `db_usage_flush_${process.pid}`;
-
-async function serverUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 /** Resolves once `check` holds; each try is a round trip to the server (its state, not a clock). */
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setImmediate(r));
 }
 
-const hasServer = await serverUp();
-if (!hasServer && process.env.ERGRAPH_REQUIRE_PG) throw new Error(`PostgreSQL at ${PG_URL} is unreachable and ERGRAPH_REQUIRE_PG is set`);
+const hasServer = await pgServerUp();
 
 describe.runIf(hasServer)('usage store on PostgreSQL, connection lost mid-flush', { timeout: 60_000 }, () => {
   let admin: pg.Client;

@@ -68,6 +68,16 @@ describe.each(targets)('usage store on $name', { timeout: 60_000 }, (target) => 
     for (const r of snap.rows) expect(r).toMatchObject({ count: 78, firstSeen: T0, lastSeen: T0 + 11 });
   });
 
+  it('adds a batch sent again under the same flush id once (a resend after a lost reply)', async () => {
+    const batch = [row('Query.once', 'web', '2026-02-15', 5, T0), row('Query.once', 'ios', '2026-02-15', 2, T0)];
+    const id = `flush-${target.name}-${T0}`;
+    await store.add(batch, id);
+    await store.add(batch, id);
+    await store.add(batch, `${id}-next`);
+    const counts = (await store.read('2026-02-15')).rows.filter((r) => r.coordinate === 'Query.once').map((r) => `${r.client} ${r.count}`);
+    expect(counts.sort()).toEqual(['ios 4', 'web 10']);
+  });
+
   it('tracks coordinates: replacements updated, the first tracking time kept', async () => {
     await store.track([{ coordinate: 'Query.userGetAll', replacement: 'User.old', since: T0 }]);
     await store.track([{ coordinate: 'Query.userGetAll', replacement: 'User.getAll', usage: '{ User { getAll } }', since: T0 + 5000 }]);

@@ -15,6 +15,7 @@ import { ErDiagram, GraphQLHandler } from 'ergraph';
 import { AutoQueryConfig, buildRelationship, tableModel } from 'ergraph/orm';
 import { PG_URL } from './databases.js';
 import { PgProxy } from '../support/pg-proxy.js';
+import { pgServerUp } from '../support/pg-server.js';
 import { comments, DDL, schema, seedSql, tags, tasks, taskTags, users } from './fixture.js';
 
 class User extends tableModel(users) {}
@@ -26,24 +27,11 @@ const SCHEMA = `db_loaders_${process.pid}_${Math.random().toString(36).slice(2, 
 const APP = `db_loaders_${process.pid}`;
 const QUERY = `{ User { byId(id: 1) { name tasks { items { title } } } } }`;
 
-async function serverUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setImmediate(r));
 }
 
-const hasServer = await serverUp();
-if (!hasServer && process.env.ERGRAPH_REQUIRE_PG) throw new Error(`PostgreSQL at ${PG_URL} is unreachable and ERGRAPH_REQUIRE_PG is set`);
+const hasServer = await pgServerUp();
 
 describe.runIf(hasServer)('SQL loaders on PostgreSQL, a backend killed mid-request', { timeout: 60_000 }, () => {
   let admin: pg.Client;

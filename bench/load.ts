@@ -7,8 +7,8 @@
  * it, from this process; the server runs in a process of its own so its RSS is its own.
  *
  *   npm run bench -- load                                  50 connections × 30 s per database
- *   npx tsx bench/load.ts [--seconds 30] [--connections 50] [--soak 180] [--only pglite|postgres]
- *   ERGRAPH_SOAK_SECONDS=180 npm run bench -- load          and a 3-minute soak on PGlite
+ *   npm run bench -- load --soak                           and a 3-minute soak on PGlite (--soak=600: 10)
+ *   npx tsx bench/load.ts [--seconds 30] [--connections 50] [--soak [180]] [--only pglite|postgres]
  *
  * PostgreSQL: ERGRAPH_PG_URL (default postgres://postgres@127.0.0.1:5432/test) names the server;
  * the bench creates a database of its own there and drops it afterwards. Without a server it
@@ -222,7 +222,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   await runLoad({
     seconds: arg('seconds') ? Number(arg('seconds')) : undefined,
     connections: arg('connections') ? Number(arg('connections')) : undefined,
-    soakSeconds: arg('soak') ? Number(arg('soak')) : soakFromEnv(),
+    // --soak alone: 3 minutes.
+    soakSeconds: process.argv.includes('--soak') ? Number(/^\d+$/.test(arg('soak') ?? '') ? arg('soak') : 180) : soakFromEnv(),
     only,
   });
   console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

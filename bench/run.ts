@@ -5,6 +5,7 @@
  *
  *   npm run bench                      all benches, about 5 minutes (BENCH_BUDGET_MS to change it)
  *   npm run bench -- graphql compat    only these
+ *   npm run bench -- load --soak       the load bench and a 3-minute soak (--soak=600: 10 minutes)
  *
  * A bench module exports `run(options): Promise<BenchRow[]>` (bench/report.ts); one that does not
  * yet is run as a script and its output shown as it is. Benches run with NODE_ENV=production,
@@ -86,7 +87,14 @@ function runChild(file: string, budgetMs: number, env: Record<string, string | u
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  // `--soak` or `--soak=SECONDS`: the load bench's soak (bench/load.ts), 180 s unless told; the
+  // other words name the benches to run.
+  const words = process.argv.slice(2);
+  const soak = words.find((w) => /^--soak(=\d+)?$/.test(w));
+  const unknown = words.filter((w) => w.startsWith('-') && w !== soak);
+  if (unknown.length) throw new Error(`unknown option ${unknown.join(' ')} (only --soak[=SECONDS])`);
+  if (soak) process.env.ERGRAPH_SOAK_SECONDS = soak.split('=')[1] ?? '180';
+  const only = words.filter((w) => !w.startsWith('-'));
   const files = readdirSync(here)
     // http-server.ts and sql-support.ts are pieces of other benches, not benches.
     .filter((f) => f.endsWith('.ts') && !['run.ts', 'report.ts', 'http-server.ts', 'sql-support.ts'].includes(f) && !f.includes('.tmp.'))

@@ -7,7 +7,7 @@
  * `SchemaLoadError` line. Nothing of the project runs when `loadCode` is false.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { groupsOf } from '../../compat/flat-index.js';
 import { append } from '../lib/append.js';
@@ -15,6 +15,7 @@ import { importUserModule, registerTypeScript, type UserModule } from '../../src
 import { createOverlay, type Overlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
 import { graphModules } from './graph-modules.js';
+import { inSandbox, type SandboxRequest } from './sandbox.js';
 import { loadSchema, SchemaLoadError } from './schema.js';
 
 export interface SchemaSources {
@@ -117,6 +118,15 @@ function projectRoot(cwd: string): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
     if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
+
+/** The tsconfig nearest to `cwd`, whose options and `paths` the sandbox's TypeScript hooks follow. */
+function nearestTsconfig(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const file = join(dir, 'tsconfig.json');
+    if (existsSync(file)) return file;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
@@ -256,11 +266,14 @@ export async function findV6Schema(
   }
   const loadCode = sources.loadCode !== false;
   const withheld: string[] = [];
-  const configured = await fromGraphQLConfig(cwd, loadCode);
-  if (configured && 'needsCode' in configured) withheld.push(configured.needsCode);
-  else if (configured) {
-    if (isV6(configured.schema)) return { schemas: [configured.schema], source: `GraphQL Config ${configured.file}` };
-    log(`GraphQL Config ${configured.file}: its schema has no v6 groups (is it the v5 schema?); looking further`);
+  if (!loadCode) {
+    // A config that is data (YAML, JSON) pointing at SDL runs nothing: read here, as before.
+    const configured = await fromGraphQLConfig(cwd, false);
+    if (configured && 'needsCode' in configured) withheld.push(configured.needsCode);
+    else if (configured) {
+      if (isV6(configured.schema)) return { schemas: [configured.schema], source: `GraphQL Config ${configured.file}` };
+      log(`GraphQL Config ${configured.file}: its schema has no v6 groups (is it the v5 schema?); looking further`);
+    }
   }
   const candidates: string[] = [];
   // A family's diagram holds only the entities whose modules ran: those are loaded first when the
@@ -279,37 +292,67 @@ export async function findV6Schema(
     if (candidates.length > 0) withheld.push(sources.app ? `--app ${sources.app}` : `the ER graph in ${candidates.map((f) => show(cwd, f)).join(', ')}`);
     return withheld.length > 0 ? { schemas: [], source: notLoadedReason(withheld) } : undefined;
   }
-  if (candidates.length === 0) return undefined;
-  const overlay = changed && !sources.app ? createOverlay(projectRoot(cwd), texts) : undefined;
+  if (candidates.length === 0 && !configFileIn(cwd)) return undefined;
+  const root = projectRoot(cwd);
+  const overlay = candidates.length > 0 && changed && !sources.app ? createOverlay(root, texts) : undefined;
   try {
-    const load = await tsLoader(overlay && overlayTsconfig(cwd, overlay));
-    const found: { name: string; schema: GraphQLSchema }[] = [];
-    const from: string[] = [];
-    for (const file of registering) {
-      try {
-        await loadWithin(load, overlay?.map(file) ?? file, timeoutMs);
-      } catch (error) {
-        log(`${show(cwd, file)}: passed over: ${(error as Error).message.split('\n')[0]}`);
-      }
+    const tsconfig = overlay ? overlayTsconfig(cwd, overlay) : nearestTsconfig(cwd);
+    const reply = await inSandbox({ cwd, app: sources.app, candidates, registering, overlay: overlay && { root, dir: overlay.dir }, timeoutMs }, tsconfig);
+    for (const line of reply.logs) log(line);
+    if (reply.error) {
+      const error = new SchemaLoadError(reply.error.source ?? 'schema lookup', '');
+      error.message = reply.error.source ? reply.error.message : `schema lookup: ${reply.error.message}`;
+      throw error;
     }
-    for (const file of candidates) {
-      const where = sources.app ? `--app ${sources.app}` : show(cwd, file);
-      const target = overlay?.map(file) ?? file;
-      try {
-        const graphs = await graphsOf(await loadModule(load, target, where, timeoutMs), where);
-        if (graphs.length === 0 && sources.app) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
-        if (graphs.length > 0) from.push(`${show(cwd, file)} (${graphs.map((g) => g.name).join(', ')})`);
-        append(found, graphs);
-      } catch (error) {
-        // An explicit --app must work; a discovered candidate that fails is passed over and said so.
-        if (sources.app) throw error;
-        log(`${where}: passed over: ${(error as Error).message}`);
-      }
-    }
-    const schemas = distinct(found).filter(isV6);
-    if (schemas.length === 0) return undefined;
-    return { schemas, source: `ER graph of ${from.join(', ')}${sources.app ? ' (--app)' : ''}` };
+    if (!reply.result) return undefined;
+    return { schemas: reply.result.sdls.map((sdl) => buildSchema(sdl)), source: reply.result.source };
   } finally {
     overlay?.dispose();
   }
+}
+
+/**
+ * The lookup that runs the project's code: the GraphQL Config, then the ER graph's modules. Run
+ * by the sandboxed child (sandbox-child.ts), never in the `ergraph-migrate` process itself.
+ */
+export async function lookupInProcess(request: SandboxRequest, log: (line: string) => void): Promise<ResolvedSchema | undefined> {
+  const { cwd, app, candidates, registering, timeoutMs, overlay } = request;
+  const configured = await fromGraphQLConfig(cwd, true);
+  if (configured && !('needsCode' in configured)) {
+    if (isV6(configured.schema)) return { schemas: [configured.schema], source: `GraphQL Config ${configured.file}` };
+    log(`GraphQL Config ${configured.file}: its schema has no v6 groups (is it the v5 schema?); looking further`);
+  }
+  if (candidates.length === 0) return undefined;
+  const mapped = (file: string) => {
+    if (!overlay) return file;
+    const rel = relative(overlay.root, file);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? join(overlay.dir, rel) : file;
+  };
+  // The sandbox's own TypeScript hooks are registered: tsx's would start esbuild, a process.
+  const load: Loader = (file) => importUserModule(file, { registerTsx: false });
+  const found: { name: string; schema: GraphQLSchema }[] = [];
+  const from: string[] = [];
+  for (const file of registering) {
+    try {
+      await loadWithin(load, mapped(file), timeoutMs);
+    } catch (error) {
+      log(`${show(cwd, file)}: passed over: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  for (const file of candidates) {
+    const where = app ? `--app ${app}` : show(cwd, file);
+    try {
+      const graphs = await graphsOf(await loadModule(load, mapped(file), where, timeoutMs), where);
+      if (graphs.length === 0 && app) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
+      if (graphs.length > 0) from.push(`${show(cwd, file)} (${graphs.map((g) => g.name).join(', ')})`);
+      append(found, graphs);
+    } catch (error) {
+      // An explicit --app must work; a discovered candidate that fails is passed over and said so.
+      if (app) throw error;
+      log(`${where}: passed over: ${(error as Error).message}`);
+    }
+  }
+  const schemas = distinct(found).filter(isV6);
+  if (schemas.length === 0) return undefined;
+  return { schemas, source: `ER graph of ${from.join(', ')}${app ? ' (--app)' : ''}` };
 }

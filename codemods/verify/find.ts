@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { parseSource, SCRIPT_EXTENSIONS, lineColumn, type ts } from '../lib/parse.js';
+import { parseSource, SCRIPT_EXTENSIONS, lineColumn, ts } from '../lib/parse.js';
 import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { collectFiles, toPosix, type SkippedEntry } from '../runner/files.js';
 import { ignoredByGit } from '../runner/git.js';
-import { findEmbeddedDocuments } from '../v5-to-v6/embedded.js';
+import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from '../v5-to-v6/embedded.js';
 import { manifestFormat, mappingFileOf, type PersistedMapping } from '../v5-to-v6/manifest.js';
 
 export interface FoundDocument {
@@ -37,12 +37,42 @@ export interface Found {
 const GRAPHQL = ['.graphql', '.gql'];
 const EXTENSIONS = [...SCRIPT_EXTENSIONS, ...SFC_EXTENSIONS, ...GRAPHQL, '.json'];
 const HOLES =
-  'its text has `${...}` interpolations (fragments or parts built at run time): verify runs whole documents only; check it by hand or write it out in a .graphql file';
+  'its text has `${...}` interpolations that are not documents of this file (fragments imported, or parts built at run time): verify runs whole documents only; check it by hand';
+
+/** `const NAME = gql`…``: the name a document is interpolated by (`${NAME}`), else undefined. */
+function declaredName(node: ts.Node): string | undefined {
+  const parent = node.parent;
+  return parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name) ? parent.name.text : undefined;
+}
+
+/**
+ * A document's text with each `${NAME}` replaced by the document `NAME` holds in this file (the
+ * common Apollo way of pasting fragments in), as the client sends it; undefined when a hole is
+ * anything else. Nested up to a few levels, never in a cycle.
+ */
+function resolved(doc: EmbeddedDocument, byName: ReadonlyMap<string, EmbeddedDocument>, depth = 0): string | undefined {
+  if (doc.holes.length === 0) return doc.raw;
+  if (depth > 5) return undefined;
+  let text = '';
+  let cursor = 0;
+  for (const [start, end] of doc.holes) {
+    const inner = byName.get(doc.raw.slice(start + 2, end - 1).trim());
+    const part = inner && resolved(inner, byName, depth + 1);
+    if (part === undefined) return undefined;
+    text += doc.raw.slice(cursor, start) + part;
+    cursor = end;
+  }
+  return text + doc.raw.slice(cursor);
+}
 
 function fromScript(sf: ts.SourceFile, file: string, into: FoundDocument[]): void {
-  for (const doc of findEmbeddedDocuments(sf)) {
+  const documents = findEmbeddedDocuments(sf);
+  const byName = new Map(documents.flatMap((d) => (declaredName(d.node) ? [[declaredName(d.node)!, d] as const] : [])));
+  for (const doc of documents) {
     const { line } = lineColumn(sf, doc.start);
-    into.push({ file, line, text: doc.raw, ...(doc.holes.length > 0 ? { notRun: HOLES } : {}) });
+    const text = resolved(doc, byName);
+    // Unresolved holes blanked, so the report can still name the operations.
+    into.push(text === undefined ? { file, line, text: parseableText(doc, false), notRun: HOLES } : { file, line, text });
   }
 }
 

@@ -45,7 +45,10 @@ export function toJson(r: VerifyReport): string {
   return `${JSON.stringify({ tool: 'ergraph-migrate verify', ...r }, null, 2)}\n`;
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// `<` too: reasons name placeholders (`<file.json>`) that Markdown renderers would take for HTML tags.
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\n/g, ' ');
+/** Inside backticks `<` is shown as written. */
+const code = (s: string) => `\`${s.replace(/\|/g, '\\|').replace(/`/g, "'").replace(/\n/g, ' ')}\``;
 
 export function toMarkdown(r: VerifyReport): string {
   const { same, differs, notRun } = r.summary;
@@ -59,7 +62,7 @@ export function toMarkdown(r: VerifyReport): string {
     '|---:|---:|---:|---:|',
     `| ${r.documents.length} | ${same} | ${differs} | ${notRun} |`,
   ];
-  const differing = rows('differs', (d) => d.verdict === 'differs' ? `| \`${d.file}:${d.line}\` | ${cell(nameOf(d))} | \`${cell(d.path)}\` | \`${cell(show(d.v5))}\` | \`${cell(show(d.v6))}\` |` : '');
+  const differing = rows('differs', (d) => d.verdict === 'differs' ? `| ${code(`${d.file}:${d.line}`)} | ${cell(nameOf(d))} | ${code(d.path)} | ${code(show(d.v5))} | ${code(show(d.v6))} |` : '');
   if (differing.length) out.push('', '## Differs', '', '| where | operation | first differing path | v5 | v6 |', '|---|---|---|---|---|', ...differing);
   const skippedRuns = rows('not run', (d) => (d.verdict === 'not run' ? `| \`${d.file}:${d.line}\` | ${cell(nameOf(d))} | ${cell(d.reason)} |` : ''));
   if (skippedRuns.length) out.push('', '## Not run', '', '| where | operation | why |', '|---|---|---|', ...skippedRuns);

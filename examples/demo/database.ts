@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { SqlDatabase } from 'ergraph/orm';
 import { lockDataDir } from './lock.js';
+import { takingTurns } from './pglite-turns.js';
 
 export interface DemoDatabase {
   db: SqlDatabase;
@@ -27,7 +28,10 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoDatabase> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, application_name: 'ergraph demo' });
+    // An idle connection whose server went away (a restart, pg_terminate_backend) is an 'error'
+    // on the pool; without a listener Node ends the process. The pool has already dropped it.
+    pool.on('error', (error) => console.error(`ergraph demo: a database connection was lost (${error.message}); the next query opens a new one`));
     await pool.query('select 1'); // fail at startup with the driver's message, not on the first request
     const { hostname, port, pathname } = new URL(options.url);
     return { db: drizzlePg({ client: pool }), description: `PostgreSQL at ${hostname}:${port || 5432}${pathname}`, close: () => pool.end() };
@@ -40,7 +44,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
     const client = new PGlite(options.dataDir);
     await client.waitReady;
     return {
-      db: drizzlePglite({ client }),
+      db: drizzlePglite({ client: takingTurns(client) }), // I/O and timers run between queries (see pglite-turns.ts)
       description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
       // close() checkpoints and flushes the data directory; only then may another process open it.
       close: () => client.close().finally(() => lock?.release()),

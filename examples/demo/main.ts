@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createUsageRecorder, sqlUsageStore } from 'ergraph/compat';
-import { serveApp, type ServedApp } from 'ergraph/http';
 import { createApp } from './app.js';
 import { openDatabase, type DemoDatabase } from './database.js';
 import { buildGraph } from './graph.js';
 import { DataDirBusyError } from './lock.js';
+import { serveDemo, type DemoServer } from './server.js';
 import { ensureSeeded, SIZES } from './seed.js';
 
 const fail = (message: string): never => {
@@ -76,40 +76,28 @@ if (seeded) console.log(` (${seconds(seeding)})`);
 const usage = createUsageRecorder(sqlUsageStore(database!.db, { description: database!.description }));
 const app = createApp(buildGraph(database!.db), database!.db, usage);
 
-/** Shutdown is bounded: a step that hangs (a locked table, a request that never ends) is cut. */
-const SHUTDOWN_STEP_MS = 10_000;
-const within = (step: Promise<unknown>, what: string) =>
-  Promise.race([
-    step,
-    new Promise<void>((resolve) =>
-      setTimeout(() => {
-        console.error(`ergraph demo: ${what} did not finish within ${SHUTDOWN_STEP_MS / 1000} s; stopping anyway`);
-        resolve();
-      }, SHUTDOWN_STEP_MS).unref(),
-    ),
-  ]);
-
 let closing = false;
-let served: ServedApp | undefined;
+let server: DemoServer | undefined;
 async function stop(code: number) {
   if (closing) return;
   closing = true;
-  served?.server.close();
-  served?.server.closeAllConnections(); // keep-alive browser connections must not hold the exit
-  await within(usage.close(), 'writing the last usage counts'); // the counts of the last flush window
-  // PGlite must close cleanly (it flushes its data directory) before the process ends.
-  await database.close().catch((error: Error) => console.error(`ergraph demo: closing the database: ${error.message}`));
+  if (server) await server.stop();
+  else {
+    // Listening failed: only the usage counts and the database to close.
+    await usage.close().catch(() => undefined);
+    await database.close().catch((error: Error) => console.error(`ergraph demo: closing the database: ${error.message}`));
+  }
   process.exit(code);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
 try {
   // The package's server limits: header/request/idle timeouts, a cap on connections, bounded shutdown.
-  served = await serveApp(app, { hostname, port });
+  server = await serveDemo(app, database!, usage, { hostname, port });
 } catch (error) {
   console.error(`ergraph demo: ${portProblem(error as NodeJS.ErrnoException)}`);
   await stop(1);
 }
 console.log(`ergraph demo on ${database!.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
-const base = served!.url;
+const base = server!.served.url;
 console.log(`${base}/ · GraphiQL: ${base}/graphql · API docs: ${base}/docs · MCP: ${base}/mcp · v5 compat: ${base}/graphql/v5`);

@@ -103,8 +103,9 @@ export interface UserModule {
  * Babel: marked `__esModule`) reaches `import()` as `{ default: module.exports }`, whatever names
  * it exports; its `module.exports` is what the user declared.
  */
-export async function importUserModule(file: string): Promise<UserModule> {
-  if (/\.[cm]?tsx?$/.test(file)) await registerTypeScript();
+export async function importUserModule(file: string, { registerTsx = true }: { registerTsx?: boolean } = {}): Promise<UserModule> {
+  // `registerTsx: false`: the caller has TypeScript hooks of its own (the migrate sandbox, where tsx cannot start esbuild).
+  if (registerTsx && /\.[cm]?tsx?$/.test(file)) await registerTypeScript();
   const ns = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   const cjs = ns.default as { __esModule?: unknown } | null | undefined;
   const commonjs = !!cjs && typeof cjs === 'object' && cjs.__esModule === true;

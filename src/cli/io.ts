@@ -1,5 +1,6 @@
 /** What every `ergraph` command shares: where it writes, its exit codes, and how it is stopped. */
 import { processIO, type CommandIO } from '../cli-kit/io.js';
+import type { ServedApp, ServerLimits } from '../http/serve.js';
 
 export { EXIT } from '../cli-kit/io.js';
 export { UsageError } from '../cli-kit/usage.js';
@@ -17,3 +18,11 @@ export const stopSignal = () =>
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
+
+/** How a serving command (`serve`, `mcp --http`) runs; both fields only for tests. */
+export interface RunOptions {
+  /** The command itself runs with the documented defaults. */
+  limits?: ServerLimits;
+  /** Resolves when the command is to stop: SIGINT or SIGTERM unless a test gives its own. */
+  stopped?: (listening: ServedApp) => Promise<unknown>;
+}

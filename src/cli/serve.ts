@@ -5,13 +5,14 @@
  */
 import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../graphql/handler.js';
-import { graphqlApp, serveApp } from '../http/index.js';
+import { graphqlApp, serveApp, type ServedApp as ListeningApp, type ServerLimits } from '../http/index.js';
 import { erPathFor } from '../http/graphql-app.js';
 import type { PictureServices } from '../picture/index.js';
 import type { McpApp } from '../mcp/apps.js';
 import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../mcp/index.js';
 import { CliError, loadAppModule, servicesIn } from './load-apps.js';
-import { stopSignal, type CliIO } from './io.js';
+import { guardExportedPools } from './pools.js';
+import { stopSignal, type CliIO, type RunOptions } from './io.js';
 
 export interface ServeArgs {
   app: string;
@@ -82,20 +83,29 @@ export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions 
   return { app: root, served };
 }
 
-export async function serveCommand(args: ServeArgs, io: CliIO): Promise<void> {
+/**
+ * Loads the module and listens with the package's server limits (`limits` only for tests: the
+ * command itself runs with the documented defaults). A listen error such as EADDRINUSE rejects,
+ * reported as the command's error.
+ */
+export async function startServe(args: ServeArgs, io: CliIO, limits: ServerLimits = {}): Promise<ListeningApp> {
   const { apps, exports } = await loadAppModule(args.app, io.cwd);
+  // A lost idle database connection must not end the server (see pools.ts).
+  guardExportedPools(exports, (line) => io.stderr.write(line));
   const services = servicesIn(exports.services, args.app);
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
   const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
   const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts, services });
-  // The package's server limits (timeouts, connection cap, bounded shutdown); a listen error such
-  // as EADDRINUSE rejects, reported as the command's error.
-  const listening = await serveApp(app, { hostname: args.host, port: args.port });
+  const listening = await serveApp(app, { ...limits, hostname: args.host, port: args.port });
   const base = `http://${args.host}:${listening.port}`;
   for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
   io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
-  await stopSignal();
-  // TODO(sec2): the bounded close() left this command running after SIGTERM in test/cli/serve.test.ts
-  // under load; Node's own close() until that is understood.
-  await new Promise<void>((resolve) => listening.server.close(() => resolve()));
+  return listening;
+}
+
+export async function serveCommand(args: ServeArgs, io: CliIO, options: RunOptions = {}): Promise<void> {
+  const listening = await startServe(args, io, options.limits);
+  await (options.stopped ?? stopSignal)(listening);
+  // Bounded: idle keep-alive connections close at once, requests in flight get shutdownTimeoutMs.
+  await listening.close();
 }

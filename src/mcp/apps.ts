@@ -15,7 +15,7 @@ export interface GraphQLAppHandler {
   readonly schema: GraphQLSchema;
   execute(
     query: string,
-    options?: { context?: Record<string, unknown>; variables?: Record<string, unknown>; operationName?: string },
+    options?: { context?: Record<string, unknown>; variables?: Record<string, unknown>; operationName?: string; signal?: AbortSignal },
   ): Promise<{ data?: unknown; errors?: ReadonlyArray<GraphQLExecutionError> | null }>;
 }
 

@@ -25,6 +25,8 @@ export interface RunOptions {
   document: string;
   variables?: Record<string, unknown> | string;
   operationName?: string;
+  /** Aborts when the client cancels the call or goes away: the run stops and its SQL is cancelled. */
+  signal?: AbortSignal;
 }
 
 function readVariables(variables: RunOptions['variables']): Record<string, unknown> | ToolResult | undefined {
@@ -70,7 +72,7 @@ export async function runDocument(
     // A context function refusing the request (no or a bad credential): no detail to the agent.
     return fail('unauthorized', `the app refused the request's credentials (${maskedError(error, log).message})`, 'check the credentials this client sends');
   }
-  const result = await app.handler.execute(options.document, { context, variables, operationName: options.operationName });
+  const result = await app.handler.execute(options.document, { context, variables, operationName: options.operationName, signal: options.signal });
   if (!result.errors?.length) return ok(result.data);
 
   const errors = result.errors.map(({ message, path, extensions }) => ({

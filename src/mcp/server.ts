@@ -126,7 +126,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     name: string,
     description: string,
     inputSchema: Shape,
-    run: (args: z.output<z.ZodObject<Shape>>, request: McpRequest) => ToolResult | Promise<ToolResult>,
+    run: (args: z.output<z.ZodObject<Shape>>, request: McpRequest, signal: AbortSignal | undefined) => ToolResult | Promise<ToolResult>,
   ) => {
     registered.push(name);
     // The SDK cannot relate a generic Shape to its own inferred argument type, hence the cast below.
@@ -140,7 +140,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         return toCallToolResult(fail('arguments_too_large', `the arguments are ${size} characters of JSON; this server takes at most ${maxArgumentChars}`, 'send a smaller document or fewer variables'));
       }
       try {
-        return toCallToolResult(await run(args, requestOf(extra)));
+        // The SDK's signal aborts when the client cancels the call (notifications/cancelled).
+        return toCallToolResult(await run(args, requestOf(extra), extra?.signal));
       } catch (error) {
         // The text may carry internals (SQL, paths): the agent gets an id, the log the error.
         return toCallToolResult(fail('internal_error', `${name} failed: ${maskedError(error, log).message}`));
@@ -227,8 +228,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     'graphql_query',
     'Run a GraphQL query document, grouped per entity: { User { getAll(limit: 5) { id name } } }. Mutations are refused.',
     { app_name: appName, query: z.string().describe('The query document'), variables, operation_name: operationName },
-    ({ app_name, query, variables, operation_name }, request) =>
-      withApp(app_name, (app) => runDocument(app, 'query', { document: query, variables, operationName: operation_name }, request, log)),
+    ({ app_name, query, variables, operation_name }, request, signal) =>
+      withApp(app_name, (app) => runDocument(app, 'query', { document: query, variables, operationName: operation_name, signal }, request, log)),
   );
 
   if (options.mutations) {
@@ -236,8 +237,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       'graphql_mutation',
       'Run a GraphQL mutation document: mutation { Task { create(title: "x") { id } } }. Queries are refused.',
       { app_name: appName, mutation: z.string().describe('The mutation document'), variables, operation_name: operationName },
-      ({ app_name, mutation, variables, operation_name }, request) =>
-        withApp(app_name, (app) => runDocument(app, 'mutation', { document: mutation, variables, operationName: operation_name }, request, log)),
+      ({ app_name, mutation, variables, operation_name }, request, signal) =>
+        withApp(app_name, (app) => runDocument(app, 'mutation', { document: mutation, variables, operationName: operation_name, signal }, request, log)),
     );
   }
 
@@ -245,8 +246,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const app = operationsAppOf(options);
     for (const op of operationTools(options.operations, app.handler.schema, { reserved: new Set(registered) })) {
       if (op.kind === 'mutation' && !options.mutations) continue; // as graphql_mutation: agents change data only when allowed
-      tool(op.name, op.description, op.input, (args, request) =>
-        runDocument(app, op.kind, { document: op.document, variables: args, operationName: op.operationName }, request, log),
+      tool(op.name, op.description, op.input, (args, request, signal) =>
+        runDocument(app, op.kind, { document: op.document, variables: args, operationName: op.operationName, signal }, request, log),
       );
     }
   }

@@ -15,6 +15,8 @@ import { columnKey, primaryKeyColumns, tiebreakColumns } from './keys.js';
 import { columnSchema, tableEntryOf, type TableEntry } from './table-model.js';
 import { traced } from './trace.js';
 import type { SqlDatabase } from './types.js';
+import { cancellable } from './cancel.js';
+import type { LoaderInfo } from '../er/relationship.js';
 import { className } from '../er/names.js';
 
 /** Returns the database a request runs on; receives the request context. */
@@ -100,9 +102,12 @@ export class AutoQueryConfig implements DiagramExtension {
             offset: z.int().min(0).default(0),
           },
           returns: () => [kls],
-          method: async ({ limit, offset }: { limit: number; offset: number }, context?: Record<string, unknown>) => {
-            const query = session(context).select().from(table).orderBy(...order.map((c) => asc(c))).limit(limit).offset(offset);
-            const rows = await traced(getTableName(table), undefined, () => query.toSQL().sql, () => query);
+          method: async ({ limit, offset }: { limit: number; offset: number }, context?: Record<string, unknown>, info?: LoaderInfo) => {
+            // The run's signal (third argument): a cancelled run cancels this statement on the server.
+            const rows = await cancellable(session(context), info && (() => info.signal), (db) => {
+              const query = db.select().from(table).orderBy(...order.map((c) => asc(c))).limit(limit).offset(offset);
+              return traced(getTableName(table), undefined, () => query.toSQL().sql, () => query);
+            });
             return rows.map((row) => new Kls(decode(row)));
           },
         }),
@@ -118,9 +123,11 @@ export class AutoQueryConfig implements DiagramExtension {
           description: `The ${className(kls, 'entity')} with this ${pkKey}, or null`,
           args: { id: idSchema },
           returns: () => z.nullable(refOf(kls)),
-          method: async ({ id }: { id: unknown }, context?: Record<string, unknown>) => {
-            const query = session(context).select().from(table).where(eq(pk, id)).limit(1);
-            const [row] = await traced(getTableName(table), undefined, () => query.toSQL().sql, () => query);
+          method: async ({ id }: { id: unknown }, context?: Record<string, unknown>, info?: LoaderInfo) => {
+            const [row] = await cancellable(session(context), info && (() => info.signal), (db) => {
+              const query = db.select().from(table).where(eq(pk, id)).limit(1);
+              return traced(getTableName(table), undefined, () => query.toSQL().sql, () => query);
+            });
             return row ? new Kls(decode(row)) : null;
           },
         }),

@@ -8,6 +8,7 @@
  * whole fixed cost on Node 20, and most runs (in-memory loaders, PGlite) never ask for it.
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LoaderInfo } from '../er/relationship.js';
 
 export type { LoaderInfo };
@@ -77,3 +78,17 @@ export class Cancellation {
     this.onAbort = undefined;
   }
 }
+
+const requestSignals = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Runs `fn` on behalf of a request whose signal aborts when its client goes away (a use-case
+ * route): a `Resolver` that `fn` makes and gives no `signal` of its own is cancelled by it, so a
+ * service method's loaders stop without the method passing the signal down.
+ */
+export function withRequestSignal<T>(signal: AbortSignal, fn: () => T): T {
+  return requestSignals.run(signal, fn);
+}
+
+/** The signal of the request this code runs for (`withRequestSignal`), if any. */
+export const requestSignal = (): AbortSignal | undefined => requestSignals.getStore();

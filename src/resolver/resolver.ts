@@ -12,6 +12,7 @@ import { withFrame, type Frame } from './depends.js';
 import { planFor, type ClassPlan, type LoadStep, type MethodStep } from './plan.js';
 import { checkLoaderPoolOptions, LoaderPool, loaderName, type LoaderPoolOptions } from './pool.js';
 import { RunTrace, type Timings } from './tracing.js';
+import { requestSignal } from './cancel.js';
 import { classLabel } from '../er/names.js';
 
 export interface ResolverOptions extends LoaderPoolOptions {
@@ -49,7 +50,8 @@ export class Resolver {
   async resolve<T>(data: T): Promise<T> {
     const diagram = (this.constructor as typeof Resolver).diagram;
     const trace = new RunTrace('ergraph.resolve', {}, this.options.debug ?? false);
-    const pool = new LoaderPool(this.options, trace);
+    const ambient = this.options.signal ? undefined : requestSignal();
+    const pool = new LoaderPool(ambient ? { ...this.options, signal: ambient } : this.options, trace);
     try {
       await resolveTree(data, diagram, pool);
     } catch (error) {

@@ -6,6 +6,7 @@
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { maskedError } from '../graphql/masking.js';
+import { withRequestSignal } from '../resolver/cancel.js';
 import type { z } from 'zod';
 import { buildOpenApi } from './openapi.js';
 import { docsRoutes } from './docs.js';
@@ -119,7 +120,10 @@ function handle(route: ServiceRoute, config: UseCaseAppConfig) {
     if (!args.ok) return args.response;
     let result: unknown;
     try {
-      result = await route.operation.fn.call(route.service, args.value, context);
+      // The request's signal aborts when the client goes away: the method gets it as a query
+      // method does under GraphQL (third argument), and a Resolver it makes is cancelled by it.
+      const signal = c.req.raw.signal;
+      result = await withRequestSignal(signal, () => route.operation.fn.call(route.service, args.value, context, { signal, context }));
     } catch (error) {
       return failure(c, error, route, config);
     }

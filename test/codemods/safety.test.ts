@@ -8,7 +8,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { linkErgraph } from '../support/built-package.js';
 import { FIXTURES } from './helpers.js';
+
+/** A v5.5 ER graph declared with baseEntity(). */
+const ENTITIES = `import { z } from 'zod';
+import { baseEntity, model, query } from 'ergraph';
+
+export const Base = baseEntity();
+
+@Base.entity
+export class Task extends model({ id: z.int(), title: z.string() }) {
+  @query({ returns: () => [Task] })
+  static async getAll() {
+    return [];
+  }
+}
+`;
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 const dirs: string[] = [];
@@ -183,4 +199,39 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/0 changed/);
   });
+
+  it('runs the code that finds the schema in a child process that may not write files or start processes', () => {
+    const outside = temp('ergraph-safety-outside-');
+    const attempt = (what: string) =>
+      `for (const f of [() => require('node:fs').writeFileSync(${JSON.stringify(join(outside, 'pwned'))}, '${what}'), () => require('node:child_process').execSync('touch ${join(outside, 'spawned')}')]) try { f(); } catch {}\n`;
+    const dir = repo({
+      'package.json': '{"name":"app"}',
+      'graphql.config.js': `${attempt('config')}module.exports = { schema: 'v6.graphql' };\n`,
+      'v6.graphql': 'type Query { User: UserQuery! }\ntype UserQuery { getAll: [Int!]! }\n',
+      'q.graphql': '{ userGetAll }\n',
+    });
+    const run = migrate(dir, 'v5-to-v6', '.', '--ignore', 'v6.graphql');
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('v6 schema: GraphQL Config graphql.config.js');
+    expect(readFileSync(join(dir, 'q.graphql'), 'utf8')).toContain('User { userGetAll: getAll }');
+    expect(existsSync(join(outside, 'pwned'))).toBe(false);
+    expect(existsSync(join(outside, 'spawned'))).toBe(false);
+
+    // The ER graph's own module, loaded on a dry run only with --load-app.
+    const app = repo({
+      'package.json': '{"name":"app","type":"module"}',
+      '.gitignore': 'node_modules\n',
+      'entities.ts': `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${attempt('app')}${ENTITIES}`,
+      'q.ts': "import { gql } from 'graphql-tag';\nexport const Q = gql`{ taskGetAll { id } }`;\n",
+    });
+    linkErgraph(app);
+    const loaded = migrate(app, 'v5-to-v6', '.', '--dry-run', '--load-app');
+    expect(loaded.err).toBe('');
+    expect(loaded.code).toBe(0);
+    expect(loaded.out).toContain('v6 schema: ER graph of entities.ts (Base)');
+    expect(loaded.out).toContain('+export const Q = gql`{ Task { taskGetAll: getAll { id } } }`;');
+    expect(existsSync(join(outside, 'pwned'))).toBe(false);
+    expect(existsSync(join(outside, 'spawned'))).toBe(false);
+  }, 120_000);
 });

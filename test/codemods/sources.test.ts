@@ -145,7 +145,8 @@ export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: '
   }, 60_000);
 
   it('passes over a module that never finishes loading (a top-level await that never settles), and --app fails with that', async () => {
-    const hanging = "import { baseEntity } from 'ergraph';\nexport const Base = baseEntity();\nawait new Promise(() => {});\n";
+    // No import of ergraph (there is none in this folder): the module must hang, not fail to resolve.
+    const hanging = "const baseEntity = () => ({});\nexport const Base = baseEntity();\nawait new Promise(() => {});\n";
     const dir = project({ 'src/entities.mjs': hanging }, { repo: false });
     const lines: string[] = [];
     const started = Date.now();
@@ -155,7 +156,9 @@ export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: '
     await expect(findV6Schema({ cwd: dir, app: 'src/entities.mjs', loadTimeoutMs: 300 }, new Map(), false)).rejects.toThrow(
       new SchemaLoadError('--app src/entities.mjs', 'the module did not finish loading within 0.3 s (a top-level await that never settles?)'),
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Each lookup starts a sandboxed child (seconds on a loaded machine): the bound only shows the
+    // run did not wait on the module, which never settles.
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it('bad input is one line, exit 1, and nothing written', async () => {

@@ -15,6 +15,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
+import { summarize, toMarkdown } from '../../codemods/verify/report.js';
 import { compatApp, createCompatHandler } from '../../compat/index.js';
 import { graphqlApp } from '../../src/http/index.js';
 import { handler } from './verify-app/app.js';
@@ -104,14 +105,26 @@ describe('ergraph-migrate verify --app', () => {
       'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n',
       'm.graphql': 'mutation AddTask { taskCreate(title: "x") { title } }\n',
       'one.graphql': 'query OneUser($id: Int!) { userById(id: $id) { name } }\n',
+      // A fragment pasted in from this file is part of the document the client sends; an imported one is not known here.
+      'f.ts': [
+        "const gql = (s: TemplateStringsArray, ...parts: unknown[]) => s.join('');",
+        'declare const Imported: string;',
+        'const FIELDS = gql`fragment F on User { id name }`;',
+        'export const WITH = gql`query WithFragment { userGetAll(limit: 1) { ...F } } ${FIELDS}`;',
+        'export const ELSEWHERE = gql`query Elsewhere { userGetAll(limit: 1) { ...G } } ${Imported}`;',
+        '',
+      ].join('\n'),
     });
     const { code, out } = bin(dir, '.', '--app', APP, '--mutations', '--target-env', 'staging', '--report', 'verify.md');
     expect(out).toContain('same: m.graphql:1 AddTask\n');
+    expect(out).toContain('same: f.ts:4 WithFragment\n');
+    expect(out).toContain('not run: f.ts:5 Elsewhere: its text has `${...}` interpolations that are not documents of this file');
     expect(out).toContain('not run: one.graphql:1 OneUser: needs $id: give it in --variables <file.json> under "OneUser"\n');
     expect(code).toBe(0);
     const md = readFileSync(join(dir, 'verify.md'), 'utf8');
-    expect(md).toContain('| 3 | 2 | 0 | 1 |');
+    expect(md).toContain('| 5 | 3 | 0 | 2 |');
     expect(md).toContain('## Not run');
+    expect(md).toContain('give it in --variables &lt;file.json> under "OneUser"');
   }, 120_000);
 
   it('refuses mutations without a named target, or against production (usage, exit 2, nothing run)', async () => {
@@ -196,6 +209,20 @@ describe('ergraph-migrate verify --url', () => {
     } finally {
       await new Promise((done) => lone.close(done));
     }
+  });
+});
+
+describe('the Markdown report', () => {
+  it('lists what differs with its first path and both values, and keeps `<` readable in and out of code', () => {
+    const md = toMarkdown(
+      summarize('--app app.ts', [
+        { file: 'a.ts', line: 3, operation: 'Now', verdict: 'differs', path: 'data.x', v5: '<a>', v6: 'b|c' },
+        { file: 'a.ts', line: 5, operation: null, verdict: 'not run', reason: 'needs <file.json>' },
+      ], [], 0),
+    );
+    expect(md).toContain('| `a.ts:3` | Now | `data.x` | `"<a>"` | `"b\\|c"` |');
+    expect(md).toContain('| `a.ts:5` | (anonymous) | needs &lt;file.json> |');
+    expect(md).toContain('| 2 | 0 | 1 | 1 |');
   });
 });
 

@@ -7,13 +7,13 @@
  * The order is the test's, not a clock's: the flush is made to wait on a table lock held by the
  * test, and the proxy says when it has dropped the reply.
  */
-import { EventEmitter, once } from 'node:events';
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { createUsageRecorder, sqlUsageStore, type FlushFailure, type UsageRecorder } from 'ergraph/compat';
 import { PG_URL } from '../orm/databases.js';
+import { PgProxy } from '../support/pg-proxy.js';
 
 const SCHEMA = `db_usage_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 const APP = `db_usage_flush_${process.pid}`;
@@ -33,56 +33,6 @@ async function serverUp(): Promise<boolean> {
 /** Resolves once `check` holds; each try is a round trip to the server (its state, not a clock). */
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setImmediate(r));
-}
-
-/**
- * A TCP proxy to the server. Once `dropNextCommitReply()` is called, the next connection that
- * sends COMMIT has it forwarded, the server's answer swallowed, and both sides closed: the server
- * committed, the client never hears so. Emits 'dropped' when that happened.
- */
-class CommitReplyDropper extends EventEmitter {
-  readonly server: Server;
-  private armed = false;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(upstream: URL) {
-    super();
-    this.server = createServer((client) => {
-      const server = connect(Number(upstream.port || 5432), upstream.hostname);
-      for (const s of [client, server]) {
-        this.sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => this.sockets.delete(s));
-      }
-      let commitSent = false;
-      client.on('data', (chunk: Buffer) => {
-        // A simple-protocol Query ('Q') or a Parse ('P') whose text is COMMIT.
-        if (this.armed && /^[QP]/.test(chunk.toString('latin1')) && /\bcommit\b/i.test(chunk.toString('latin1'))) {
-          this.armed = false;
-          commitSent = true;
-        }
-        server.write(chunk);
-      });
-      server.on('data', (chunk: Buffer) => {
-        if (!commitSent) return void client.write(chunk);
-        // The server's answer to COMMIT: it has committed. The client never gets it.
-        server.destroy();
-        client.destroy();
-        this.emit('dropped');
-      });
-      client.on('close', () => server.destroy());
-      server.on('close', () => client.destroy());
-    });
-  }
-
-  dropNextCommitReply(): void {
-    this.armed = true;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
 }
 
 const hasServer = await serverUp();
@@ -159,14 +109,10 @@ describe.runIf(hasServer)('usage store on PostgreSQL, connection lost mid-flush'
   });
 
   it('counts a batch once when the reply to its COMMIT is lost and the flush is retried', async () => {
-    const proxy = new CommitReplyDropper(new URL(PG_URL));
-    proxy.server.listen(0, '127.0.0.1');
-    await once(proxy.server, 'listening');
+    const proxy = await PgProxy.start(PG_URL);
     try {
-      const through = new URL(PG_URL);
-      through.host = `127.0.0.1:${(proxy.server.address() as AddressInfo).port}`;
       const failures: FlushFailure[] = [];
-      const recorder = recorderOn(through.toString(), failures);
+      const recorder = recorderOn(proxy.url, failures);
       recordUses(recorder, 1);
       await recorder.flush(); // the tables exist (the first test, or now)
       await admin.query(`truncate ${SCHEMA}.ergraph_usage`);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MUTATION } from '../../examples/demo/graph.js';
+import { open } from '../support/server-limits.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -98,8 +99,14 @@ describe('npm run demo, as processes', () => {
       expect.stringMatching(new RegExp(`^ergraph demo: another demo \\(pid \\d+\\) is using ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; stop it first`)),
     ]);
 
+    // A kept-alive connection left open by a browser does not hold the shutdown: it is closed.
+    const kept = await open(Number(new URL(base).port));
+    const answered = new Promise<void>((resolve) => kept.socket.once('data', () => resolve()));
+    kept.socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await answered;
     first.child.kill('SIGTERM'); // npm itself, as a process manager or a terminal would signal it
     expect(await first.exited).not.toBeNull();
+    await kept.closed;
     for (let i = 0; i < 100 && existsSync(`${dataDir}.lock`); i++) await new Promise((r) => setTimeout(r, 100));
     expect(existsSync(`${dataDir}.lock`), 'the demo process itself stopped and released its lock').toBe(false);
 

@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { call, newClient } from './client.js';
+import { open, type RawConnection } from '../support/server-limits.js';
 import { main } from '../../src/cli/ergraph.js';
 import { loadApps } from '../../src/cli/load-apps.js';
 
@@ -45,7 +46,8 @@ describe('ergraph CLI', () => {
 });
 
 describe('ergraph mcp --http', () => {
-  it('serves Streamable HTTP on the port it prints, and stops on SIGTERM', async () => {
+  it('serves Streamable HTTP on the port it prints, and stops on SIGTERM with a kept-alive connection open', async () => {
+    let kept: RawConnection | undefined;
     const child = spawn(process.execPath, ['bin/ergraph.js', 'mcp', '--app', 'test/mcp/fixtures/app.ts', '--http', '--port', '0'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,11 +67,17 @@ describe('ergraph mcp --http', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       expect((await call(client, 'list_apps')).data.map((a: { name: string }) => a.name)).toEqual(['demo']);
       await client.close();
+      // A kept-alive connection left open by a client does not hold the shutdown: it is closed.
+      kept = await open(Number(new URL(url).port));
+      const answered = new Promise<void>((resolve) => kept!.socket.once('data', () => resolve()));
+      kept.socket.write('GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await answered;
     } finally {
       child.kill('SIGTERM');
     }
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+    await kept!.closed;
   }, 60_000);
 });
 

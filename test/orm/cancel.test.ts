@@ -63,13 +63,13 @@ describe.each(servers)('cancelling SQL on $name', (target) => {
     await t?.close();
   });
 
-  /** Another connection takes the tasks table, so the next statement reading it waits. */
-  async function lockTasks(): Promise<void> {
+  /** Another connection takes the table, so the next statement reading it waits. */
+  async function lockTasks(table = 'tasks'): Promise<void> {
     locker = new pg.Client({ connectionString: PG_URL });
     await locker.connect();
     lockerPid = (await locker.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     await locker.query('begin');
-    await locker.query(`lock table "${schemaName}".tasks in access exclusive mode`);
+    await locker.query(`lock table "${schemaName}".${table} in access exclusive mode`);
   }
   async function unlock(): Promise<void> {
     await locker.query('rollback');
@@ -93,6 +93,23 @@ describe.each(servers)('cancelling SQL on $name', (target) => {
       await until(async () => (await waitingOn(admin, lockerPid)).length === 0);
       expect(t.statements.length).toBe(started);
       expect(t.statements.join('\n')).not.toMatch(/"comments"/);
+    } finally {
+      await unlock();
+    }
+  });
+
+  it("cancels an auto-generated root query's statement when the caller aborts", async () => {
+    await lockTasks('users');
+    try {
+      const controller = new AbortController();
+      const answer = handler.execute('{ User { getAll(limit: 2) { name } } }', { signal: controller.signal });
+      await until(async () => (await waitingOn(admin, lockerPid)).length === 1);
+      controller.abort(new Error('client went away'));
+      const result = await answer;
+      expect(result.data).toBeNull();
+      expect(result.errors).toMatchObject([{ extensions: { code: 'OPERATION_CANCELLED' } }]);
+      // The lock is still held: the wait can only have ended by the server cancelling it.
+      await until(async () => (await waitingOn(admin, lockerPid)).length === 0);
     } finally {
       await unlock();
     }

@@ -156,7 +156,7 @@ TS
 printf '{ userGetAll(limit: 1) { name } }\n' > src/users.graphql
 npx ergraph schema print --app src/apps.ts > schema.graphql 2> schema.log || { cat schema.log; fail "ergraph schema print --app in a CommonJS project"; }
 grep -q "User: UserQuery!" schema.graphql || { cat schema.graphql; fail "schema print --app printed no v6 schema"; }
-npx ergraph-migrate v5-to-v6 src --dry-run > migrate.log 2>&1 || { cat migrate.log; fail "ergraph-migrate v5-to-v6 in a CommonJS project"; }
+npx ergraph-migrate v5-to-v6 src --dry-run --load-app > migrate.log 2>&1 || { cat migrate.log; fail "ergraph-migrate v5-to-v6 in a CommonJS project"; }
 grep -q "v6 schema: ER graph of src/graph.ts" migrate.log || { cat migrate.log; fail "v5-to-v6 did not load the CommonJS project's ER graph"; }
 grep -q "User { userGetAll: getAll(limit: 1)" migrate.log || { cat migrate.log; fail "v5-to-v6 did not rewrite the document"; }
 # tsconfig as older CommonJS projects have it (`tsc --init` of TypeScript 5.8 and before):

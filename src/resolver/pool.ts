@@ -222,6 +222,25 @@ function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unkno
   return (waits.length === 1 ? waits[0]! : Promise.all(waits)).then(() => values);
 }
 
+/**
+ * The `info` every loader call gets. A class with the getter on its prototype: an object literal
+ * with a getter made a closure and an accessor pair per pool, ~0.9 µs against ~0.06 µs (process
+ * CPU, 10^6 pools), in the fixed cost of every operation (a 10-root one takes ~13 µs). The
+ * cancellation is private, so loaders see only `context` and `signal`.
+ */
+class PoolInfo implements LoaderInfo {
+  readonly #cancellation: Cancellation;
+  constructor(
+    readonly context: Record<string, unknown> | undefined,
+    cancellation: Cancellation,
+  ) {
+    this.#cancellation = cancellation;
+  }
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
+}
+
 export class LoaderPool {
   private readonly loaders = new Map<LoaderRef, DataLoader<unknown, unknown>>();
   private readonly direct = new Map<DataLoader<unknown, unknown>, Direct>();
@@ -237,13 +256,7 @@ export class LoaderPool {
     readonly cancellation: Cancellation = new Cancellation(options.signal),
   ) {
     checkLoaderPoolOptions(options);
-    const context = options.context;
-    this.info = {
-      context,
-      get signal() {
-        return cancellation.signal;
-      },
-    };
+    this.info = new PoolInfo(options.context, cancellation);
   }
 
   /** A DataLoader over `batch` with the options given for `ref`, which `loadAll` can load around. */

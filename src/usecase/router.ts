@@ -5,6 +5,7 @@
  */
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { maskedError } from '../graphql/masking.js';
 import { withRequestSignal } from '../resolver/cancel.js';
 import type { z } from 'zod';
@@ -119,12 +120,15 @@ function handle(route: ServiceRoute, config: UseCaseAppConfig) {
     const args = await arguments_(c, route, models, context);
     if (!args.ok) return args.response;
     let result: unknown;
+    const signal = c.req.raw.signal;
     try {
       // The request's signal aborts when the client goes away: the method gets it as a query
       // method does under GraphQL (third argument), and a Resolver it makes is cancelled by it.
-      const signal = c.req.raw.signal;
       result = await withRequestSignal(signal, () => route.operation.fn.call(route.service, args.value, context, { signal, context }));
     } catch (error) {
+      // A client that went away cancelled the work: nothing failed, so nothing is logged, and
+      // nobody reads the answer (499, nginx's "client closed request", for access logs).
+      if (signal.aborted) return c.json({ error: 'client_closed_request' }, 499 as ContentfulStatusCode);
       return failure(c, error, route, config);
     }
     const out = serializeResult(route.operation.returns(), result);

@@ -52,7 +52,14 @@ const PRUNE_EVERY_MS = 3_600_000;
 // The DDL of the tables above. Drizzle creates tables through drizzle-kit migrations, which a
 // library cannot run inside its users' projects, so the statements are written out here; the
 // store test reads and writes every column through the Drizzle tables, so a mismatch fails it.
+// CREATE INDEX takes a SHARE lock on its table even when the index exists, and add() writes to
+// the flushes table before the usage table: the DDL locks them in that same order, or a process
+// starting up and another one flushing deadlock.
 const DDL = [
+  `CREATE TABLE IF NOT EXISTS ergraph_usage_flushes (
+    id text PRIMARY KEY,
+    at timestamptz(3) NOT NULL DEFAULT now())`,
+  `CREATE INDEX IF NOT EXISTS ergraph_usage_flushes_at ON ergraph_usage_flushes (at)`,
   `CREATE TABLE IF NOT EXISTS ergraph_usage (
     coordinate text NOT NULL,
     client text NOT NULL,
@@ -67,10 +74,6 @@ const DDL = [
     replacement text NOT NULL,
     usage text,
     tracked_since timestamptz(3) NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS ergraph_usage_flushes (
-    id text PRIMARY KEY,
-    at timestamptz(3) NOT NULL DEFAULT now())`,
-  `CREATE INDEX IF NOT EXISTS ergraph_usage_flushes_at ON ergraph_usage_flushes (at)`,
 ];
 
 type Transaction = Parameters<Parameters<SqlDatabase['transaction']>[0]>[0];

@@ -62,6 +62,12 @@ export interface AlternateOptions {
    * done elsewhere (a PostgreSQL server), which this process's CPU time would not see.
    */
   clock?: 'cpu' | 'wall';
+  /**
+   * Every side makes as many calls per round as the slowest-calibrating one needs (the largest
+   * count), instead of each its own: for sides of a few microseconds, where a count per side
+   * made each side's rounds differ in length and in how much of the collector's work they met.
+   */
+  sameCalls?: boolean;
 }
 
 /**
@@ -72,7 +78,7 @@ export interface AlternateOptions {
  */
 export async function alternate(
   sides: Record<string, () => unknown>,
-  { budgetMs, minRounds = 3, maxRounds = 200, warmupMs = Math.min(1000, budgetMs / 10), clock = 'cpu' }: AlternateOptions,
+  { budgetMs, minRounds = 3, maxRounds = 200, warmupMs = Math.min(1000, budgetMs / 10), clock = 'cpu', sameCalls = false }: AlternateOptions,
 ): Promise<{ ms: Record<string, number>; rounds: number }> {
   const names = Object.keys(sides);
   const warmUntil = performance.now() + warmupMs;
@@ -92,6 +98,10 @@ export async function alternate(
     let calls = 1;
     while (calls < 1 << 20 && (await timeMs('wall', sides[name]!, calls)) < 5) calls *= 2;
     reps[name] = calls;
+  }
+  if (sameCalls) {
+    const most = Math.max(...Object.values(reps));
+    for (const name of names) reps[name] = most;
   }
   const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const start = performance.now();

@@ -85,6 +85,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
           .option('variables', { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' })
           .option('base', { type: 'string', describe: 'on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree\'s migrated ones' }),
       async (a) => {
+        // Options of the migration that mean nothing to a run that writes nothing and loads the
+        // app it is given: refused, not ignored, so nobody believes e.g. --schema was used.
+        const given = { schema: a.schema !== undefined, 'dry-run': a.dryRun === true, force: a.force === true, 'follow-hardlinks': a.followHardlinks === true, since: a.since !== undefined, workers: a.workers !== undefined, 'fail-on-manual': a.failOnManual === true, 'load-app': a.loadApp === true };
+        const stray = Object.entries(given).filter(([, on]) => on).map(([name]) => `--${name}`);
+        if (stray.length) throw new UsageError(`verify writes nothing and loads only --app or --url: ${stray.join(', ')} ${stray.length === 1 ? 'does' : 'do'} not apply`);
         const { verify } = await import('./verify/index.js');
         code = await verify(
           {

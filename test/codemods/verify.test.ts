@@ -141,6 +141,10 @@ describe('ergraph-migrate verify --app', () => {
     const both = await cli(dir, '.');
     expect(both.code).toBe(2);
     expect(both.err).toContain('--app <module>');
+    // The migration's own options are refused, not silently ignored.
+    const stray = await cli(dir, '.', '--app', APP, '--schema', 'v6.graphql', '--dry-run');
+    expect(stray.code).toBe(2);
+    expect(stray.err).toContain('--schema, --dry-run do not apply');
   });
 });
 

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
+import { findTransform } from '../../codemods/registry.js';
 import { FIXTURES, readTree } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
@@ -95,7 +96,8 @@ describe('ergraph-migrate (binary): a rerun is a no-op', () => {
 
 /** Every transform's fixture cases, run through that transform's own command. */
 const cases = readdirSync(FIXTURES)
-  .filter((t) => t !== 'corpus')
+  // Folders named after a transform hold its cases; corpus/ and client-corpus/ hold whole apps.
+  .filter((t) => findTransform(t))
   .flatMap((transform) => readdirSync(join(FIXTURES, transform)).map((name) => ({ transform, name })));
 
 describe('every command on its own output', () => {

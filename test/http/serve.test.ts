@@ -4,7 +4,7 @@
  * timeouts that cut slow clients, idle connections closed, and a shutdown that ends within its
  * bound while a request hangs. Every wait here is on an event; the small limits only keep it quick.
  */
-import { connect, type Socket } from 'node:net';
+import { open } from '../support/server-limits.js';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVER_LIMITS, limitServer, serveApp, serverOptions, type ServedApp } from 'ergraph/http';
@@ -26,21 +26,6 @@ function plainApp() {
   app.get('/', (c) => c.text('ok'));
   app.post('/upload', async (c) => c.text(`got ${(await c.req.text()).length}`));
   return app;
-}
-
-/** A raw connection: what it received, and a promise for its end. */
-function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => (text += d));
-    const closed = new Promise<void>((done) => socket.once('close', () => done()));
-    // A refused connection may end in a reset: that is the refusal, not a test failure.
-    socket.on('error', () => undefined);
-    socket.once('connect', () => resolve({ socket, received: () => text, closed }));
-    socket.once('error', reject);
-  });
 }
 
 describe('serveApp with no options', () => {

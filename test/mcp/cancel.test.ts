@@ -8,17 +8,14 @@ import { z } from 'zod';
 import { baseEntity, buildList, buildObject, GraphQLHandler, model, query, Relationship, type LoaderInfo } from 'ergraph';
 import { createMcpServer } from 'ergraph/mcp';
 import { call, newClient } from './client.js';
+import { loaderGate } from '../support/loader-gate.js';
 
 const Base = baseEntity();
-const seen: LoaderInfo[] = [];
-let gate: { arrive(): void; opened: Promise<void> } | undefined;
+const gate = loaderGate();
+const { seen } = gate;
 
 async function ownersById(ids: readonly number[], info: LoaderInfo) {
-  seen.push(info);
-  if (gate) {
-    gate.arrive();
-    await gate.opened;
-  }
+  await gate.enter(info);
   return buildObject(
     ids.map((id) => new Owner({ id, name: `o${id}` })),
     ids,
@@ -26,7 +23,7 @@ async function ownersById(ids: readonly number[], info: LoaderInfo) {
   );
 }
 async function petsByOwner(ids: readonly number[], info: LoaderInfo) {
-  seen.push(info);
+  await gate.enter(info);
   return buildList([1, 2].map((id) => new Pet({ id, ownerId: id, name: `p${id}` })), ids, (p) => p.ownerId);
 }
 
@@ -57,8 +54,7 @@ async function connected() {
 describe('MCP tool calls: the call signal', () => {
   it('reaches the loaders, unaborted while the call goes on', async () => {
     const client = await connected();
-    seen.length = 0;
-    gate = undefined;
+    gate.reset();
     const result = await call(client, 'graphql_query', { app_name: 'pets', query: QUERY });
     expect(result.success).toBe(true);
     expect(seen).toHaveLength(2);
@@ -68,11 +64,8 @@ describe('MCP tool calls: the call signal', () => {
 
   it('aborts the signal a loader holds when the client cancels the call, and no batch starts after it', async () => {
     const client = await connected();
-    seen.length = 0;
-    let arrive!: () => void;
-    let open!: () => void;
-    const reached = new Promise<void>((resolve) => (arrive = resolve));
-    gate = { arrive, opened: new Promise<void>((resolve) => (open = resolve)) };
+    gate.reset();
+    const { reached, open } = gate.shut();
     const controller = new AbortController();
     const answer = client.callTool({ name: 'graphql_query', arguments: { app_name: 'pets', query: QUERY } }, undefined, { signal: controller.signal });
     await reached;
@@ -83,7 +76,6 @@ describe('MCP tool calls: the call signal', () => {
     // The cancel notification reaches the server over the transport: the loader's signal aborts.
     await aborted;
     expect(signal.aborted).toBe(true);
-    gate = undefined;
     open(); // the loader ignored its signal and finishes late: the pets level never starts
     await client.close();
     expect(seen).toHaveLength(1);

@@ -7,17 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildObject, Loader, model, query, Resolver, type LoaderInfo } from 'ergraph';
 import { createUseCaseRouter, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
+import { loaderGate } from '../support/loader-gate.js';
 
-const seen: LoaderInfo[] = [];
-let gate: { arrive(): void; opened: Promise<void> } | undefined;
+const gate = loaderGate();
+const { seen } = gate;
 
-/** Owners by id; with a gate set, it tells the gate it arrived and waits until it opens. */
+/** Owners by id; while the gate is shut, it waits there. */
 async function ownersById(ids: readonly number[], info: LoaderInfo) {
-  seen.push(info);
-  if (gate) {
-    gate.arrive();
-    await gate.opened;
-  }
+  await gate.enter(info);
   return buildObject(
     ids.map((id) => new Owner({ id, name: `o${id}` })),
     ids,
@@ -25,7 +22,7 @@ async function ownersById(ids: readonly number[], info: LoaderInfo) {
   );
 }
 const petsByOwner = async (ids: readonly number[], info: LoaderInfo) => {
-  seen.push(info);
+  await gate.enter(info);
   return ids.map(() => []);
 };
 
@@ -61,8 +58,7 @@ const call = (signal?: AbortSignal) =>
 
 describe('use-case routes: the request signal', () => {
   it('reaches the method and the loaders of its Resolver, unaborted while the request goes on', async () => {
-    seen.length = 0;
-    gate = undefined;
+    gate.reset();
     const response = await call();
     expect(await response.json()).toEqual(['o1: 0 pets', 'o2: 0 pets']);
     expect(methodInfo!.signal).toBeInstanceOf(AbortSignal);
@@ -71,11 +67,8 @@ describe('use-case routes: the request signal', () => {
   });
 
   it('aborts the signal the loader holds when the client goes away, and no batch starts after it', async () => {
-    seen.length = 0;
-    let arrive!: () => void;
-    let open!: () => void;
-    const reached = new Promise<void>((resolve) => (arrive = resolve));
-    gate = { arrive, opened: new Promise<void>((resolve) => (open = resolve)) };
+    gate.reset();
+    const { reached, open } = gate.shut();
     const controller = new AbortController();
     const answer = call(controller.signal);
     await reached;
@@ -83,7 +76,6 @@ describe('use-case routes: the request signal', () => {
     controller.abort('client gone');
     expect(signal.aborted).toBe(true);
     expect(methodInfo!.signal.aborted).toBe(true);
-    gate = undefined;
     open(); // the loader ignored its signal and finishes late
     logged.length = 0;
     const response = await answer;

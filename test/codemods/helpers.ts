@@ -47,3 +47,18 @@ export function comments(source: string): string[] {
   }
   return found;
 }
+
+/** A v5.5 ER graph declared with baseEntity(): what `v5-to-v6` loads to find the v6 schema. */
+export const ENTITIES = `import { z } from 'zod';
+import { baseEntity, model, query } from 'ergraph';
+
+export const Base = baseEntity();
+
+@Base.entity
+export class Task extends model({ id: z.int(), title: z.string() }) {
+  @query({ returns: () => [Task] })
+  static async getAll() {
+    return [];
+  }
+}
+`;

@@ -9,22 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { linkErgraph } from '../support/built-package.js';
-import { FIXTURES } from './helpers.js';
+import { ENTITIES, FIXTURES } from './helpers.js';
 
-/** A v5.5 ER graph declared with baseEntity(). */
-const ENTITIES = `import { z } from 'zod';
-import { baseEntity, model, query } from 'ergraph';
-
-export const Base = baseEntity();
-
-@Base.entity
-export class Task extends model({ id: z.int(), title: z.string() }) {
-  @query({ returns: () => [Task] })
-  static async getAll() {
-    return [];
-  }
-}
-`;
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 const dirs: string[] = [];

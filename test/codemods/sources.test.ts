@@ -13,7 +13,7 @@ import { main, type CliIO } from '../../codemods/cli.js';
 import { SchemaLoadError } from '../../codemods/v5-to-v6/schema.js';
 import { findV6Schema } from '../../codemods/v5-to-v6/sources.js';
 import { linkErgraph } from '../support/built-package.js';
-import { readTree } from './helpers.js';
+import { ENTITIES, readTree } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 
@@ -49,20 +49,6 @@ async function cli(cwd: string, ...argv: string[]) {
 const SDL = 'type UserQuery { getAll: [Int!]! }\ntype Query { User: UserQuery! }\n';
 const QUERIES = "import { gql } from 'graphql-tag';\nexport const Q = gql`{ userGetAll }`;\n";
 
-/** A v5.5 app: an ER graph declared with baseEntity(), and flat documents. */
-const ENTITIES = `import { z } from 'zod';
-import { baseEntity, model, query } from 'ergraph';
-
-export const Base = baseEntity();
-
-@Base.entity
-export class Task extends model({ id: z.int(), title: z.string() }) {
-  @query({ returns: () => [Task] })
-  static async getAll() {
-    return [];
-  }
-}
-`;
 
 describe('v5-to-v6 finds the v6 schema itself', () => {
   it('from the project GraphQL Config (graphql-config lookup), saying so', async () => {

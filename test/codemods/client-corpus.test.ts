@@ -15,18 +15,16 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { serve, type ServerType } from '@hono/node-server';
 import { printSchema } from 'graphql';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compatApp, createCompatHandler } from '../../compat/index.js';
 import { handler } from '../../fixtures/client-corpus/server.js';
-import { graphqlApp } from '../../src/http/index.js';
+import { graphqlApp, serveApp, type ServedApp } from '../../src/http/index.js';
 import { REPO } from '../support/built-package.js';
 import { formatDiagnostic, typeCheck, type Diagnostic } from '../support/typecheck.js';
 import { FIXTURES } from './helpers.js';
@@ -88,7 +86,7 @@ function readings(out: string): Map<string, unknown> {
 }
 
 const root = mkdtempSync(join(tmpdir(), 'ergraph-client-corpus-'));
-let server: ServerType;
+let server: ServedApp | undefined;
 let base = '';
 const before = new Map<string, Outcome>();
 let migration: Outcome = { code: -1, out: '', err: '' };
@@ -101,10 +99,8 @@ beforeAll(async () => {
   const app = new Hono();
   app.route('/', compatApp(createCompatHandler(handler), { path: '/graphql/v5' }));
   app.route('/', graphqlApp(handler, { path: '/graphql' }));
-  await new Promise<void>((ready) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ready());
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveApp(app, { port: 0 });
+  base = server.url;
   const schema = join(root, 'schema.graphql');
   writeFileSync(schema, printSchema(handler.schema));
 
@@ -136,7 +132,7 @@ beforeAll(async () => {
 }, 1_800_000);
 
 afterAll(async () => {
-  await new Promise((done) => (server ? server.close(done) : done(undefined)));
+  await server?.close();
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -6,18 +6,16 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
 import { summarize, toMarkdown } from '../../codemods/verify/report.js';
 import { compatApp, createCompatHandler } from '../../compat/index.js';
-import { graphqlApp } from '../../src/http/index.js';
+import { graphqlApp, serveApp, type ServedApp } from '../../src/http/index.js';
 import { handler } from './verify-app/app.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
@@ -178,18 +176,16 @@ describe('ergraph-migrate verify --base (a migration already committed, before i
 });
 
 describe('ergraph-migrate verify --url', () => {
-  let server: ServerType;
+  let server: ServedApp;
   let base = '';
   beforeAll(async () => {
     const app = new Hono();
     app.route('/', compatApp(createCompatHandler(handler), { path: '/graphql/v5' }));
     app.route('/', graphqlApp(handler, { path: '/graphql' }));
-    await new Promise<void>((ready) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ready());
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveApp(app, { port: 0 });
+    base = server.url;
   });
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+  afterAll(() => server.close());
 
   it('POSTs the v5 document to <url>/graphql/v5 and the migrated one to <url>/graphql', async () => {
     const dir = tree({ 'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n', 'now.graphql': '{ clockNow { tick } }\n' });
@@ -203,15 +199,13 @@ describe('ergraph-migrate verify --url', () => {
     const dir = tree({ 'q.graphql': 'query Users { userGetAll(limit: 2) { id name } }\n' });
     const app = new Hono();
     app.route('/', graphqlApp(handler, { path: '/graphql' }));
-    const lone = await new Promise<ServerType>((ready) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => ready(s));
-    });
+    const lone = await serveApp(app, { port: 0 });
     try {
-      const { code, out } = await cli(dir, '.', '--url', `http://127.0.0.1:${(lone.address() as AddressInfo).port}`);
+      const { code, out } = await cli(dir, '.', '--url', lone.url);
       expect(out).toMatch(/^not run: q\.graphql:1 Users: POST http:\/\/127\.0\.0\.1:\d+\/graphql\/v5 answered HTTP 404, not a GraphQL response$/m);
       expect(code).toBe(0);
     } finally {
-      await new Promise((done) => lone.close(done));
+      await lone.close();
     }
   });
 });

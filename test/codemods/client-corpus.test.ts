@@ -20,11 +20,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { printSchema } from 'graphql';
-import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compatApp, createCompatHandler } from '../../compat/index.js';
 import { handler } from '../../fixtures/client-corpus/server.js';
-import { graphqlApp, serveApp, type ServedApp } from '../../src/http/index.js';
+import type { ServedApp } from '../../src/http/index.js';
+import { serveV5AndV6 } from '../support/v5-and-v6-server.js';
 import { REPO } from '../support/built-package.js';
 import { formatDiagnostic, typeCheck, type Diagnostic } from '../support/typecheck.js';
 import { FIXTURES } from './helpers.js';
@@ -96,10 +95,7 @@ let diagnostics: Diagnostic[] = [];
 
 beforeAll(async () => {
   // One server, as the README mounts it: compat (v5) at /graphql/v5, v6 at /graphql.
-  const app = new Hono();
-  app.route('/', compatApp(createCompatHandler(handler), { path: '/graphql/v5' }));
-  app.route('/', graphqlApp(handler, { path: '/graphql' }));
-  server = await serveApp(app, { port: 0 });
+  server = await serveV5AndV6(handler);
   base = server.url;
   const schema = join(root, 'schema.graphql');
   writeFileSync(schema, printSchema(handler.schema));

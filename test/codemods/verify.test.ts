@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
 import { summarize, toMarkdown } from '../../codemods/verify/report.js';
-import { compatApp, createCompatHandler } from '../../compat/index.js';
 import { graphqlApp, serveApp, type ServedApp } from '../../src/http/index.js';
+import { serveV5AndV6 } from '../support/v5-and-v6-server.js';
 import { handler } from './verify-app/app.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
@@ -179,10 +179,7 @@ describe('ergraph-migrate verify --url', () => {
   let server: ServedApp;
   let base = '';
   beforeAll(async () => {
-    const app = new Hono();
-    app.route('/', compatApp(createCompatHandler(handler), { path: '/graphql/v5' }));
-    app.route('/', graphqlApp(handler, { path: '/graphql' }));
-    server = await serveApp(app, { port: 0 });
+    server = await serveV5AndV6(handler);
     base = server.url;
   });
   afterAll(() => server.close());

@@ -34,7 +34,10 @@ export interface Slot {
 export interface LoadGroup {
   loader: DataLoader<unknown, unknown>;
   keys: unknown[];
-  index: Map<unknown, number>;
+  /** Each key's cache id (see `groupKey`), in the order of `keys`. */
+  ids: unknown[];
+  /** Position by id, made once the group outgrows a scan of `ids` (see `positionOf`). */
+  index: Map<unknown, number> | undefined;
   values?: unknown[];
   /**
    * Column pruning: the union of the target fields the group's fields read, or null once one of
@@ -64,6 +67,25 @@ interface FieldRun {
   /** The load group the field last joined, and at which level. */
   level?: Level;
   group?: LoadGroup;
+}
+
+/**
+ * Keys of a small group are found by a scan, not a Map: a level of a small operation has a few
+ * keys per loader, and a Map's growth and stores were the hottest line of a 10-root operation's
+ * profile (issue 31.1). Past this many keys the group gets its Map.
+ */
+const SCAN = 16;
+
+function positionOf(group: LoadGroup, id: unknown): number | undefined {
+  if (group.index) return group.index.get(id);
+  // NaN is never `===` itself; the Map finds it (SameValueZero), as it did for every group.
+  if (id !== id) {
+    group.index = new Map(group.ids.map((k, i) => [k, i]));
+    return group.index.get(id);
+  }
+  const { ids } = group;
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return i;
+  return undefined;
 }
 
 const groupKey = (key: unknown) => (key !== null && typeof key === 'object' ? JSON.stringify(key) : key);
@@ -110,7 +132,9 @@ export abstract class FieldWalk extends Completer {
         const args = this.args(field, pos);
         if (args === undefined) return this.argsFailed(field, out, pos);
         const invoke = (field.native as Extract<FieldPlan['native'], { kind: 'operation' }>).invoke;
-        return this.resolved(field, source, out, pos, () => invoke(args, this.context));
+        // Literal arguments are the plan's own object: the method may keep their parse.
+        const stable = args === field.args;
+        return this.resolved(field, source, out, pos, () => invoke(args, this.context, stable));
       }
       case 'load':
         return this.load(field, source, out, pos);
@@ -207,7 +231,7 @@ export abstract class FieldWalk extends Completer {
       group = this.level.groups.get(source.loader);
       if (!group) {
         const narrow = source.narrow;
-        this.level.groups.set(source.loader, (group = { loader: source.loader, keys: [], index: new Map(), fields: narrow ? new Set() : null, narrow }));
+        this.level.groups.set(source.loader, (group = { loader: source.loader, keys: [], ids: [], index: undefined, fields: narrow ? new Set() : null, narrow }));
       }
       if (group.fields) {
         if (!source.narrow) group.fields = null;
@@ -220,11 +244,13 @@ export abstract class FieldWalk extends Completer {
       run.group = group;
     }
     const id = groupKey(key);
-    let at = group.index.get(id);
+    let at = positionOf(group, id);
     if (at === undefined) {
       at = group.keys.length;
       group.keys.push(key);
-      group.index.set(id, at);
+      group.ids.push(id);
+      if (group.index) group.index.set(id, at);
+      else if (at >= SCAN) group.index = new Map(group.ids.map((k, i) => [k, i]));
     }
     this.level.slots.push({ field, out, pos, load: source, group, at });
     return undefined;

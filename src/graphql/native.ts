@@ -40,7 +40,11 @@ export type NativeField =
   /** A root group (`Query.User`); its value carries no data. Mutation groups run their methods serially. */
   | { kind: 'group'; mutation: boolean }
   /** A query/mutation method: arguments checked, the method called, response models resolved. */
-  | { kind: 'operation'; invoke(rawArgs: Record<string, unknown>, run: Run): Promise<unknown> }
+  | {
+      kind: 'operation';
+      /** `stable`: `rawArgs` is a plan's own (literal arguments), the same object on every run. */
+      invoke(rawArgs: Record<string, unknown>, run: Run, stable?: boolean): Promise<unknown>;
+    }
   /** A relationship field, plain or paginated: one key of the parent, loaded with every key of the level. */
   | {
       kind: 'load';

@@ -11,6 +11,7 @@ import { ConfigError } from '../er/errors.js';
 import type { Operation, OperationKind } from '../er/operations.js';
 import { describeField, type FieldInfo } from '../er/schema.js';
 import { argumentsFor, toZodInput } from './input.js';
+import { cacheableShape, complete } from './args-cache.js';
 import { nativeExtensions } from './native.js';
 import { groupTypeName, upperFirst, type GroupSuffix } from './names.js';
 import { outputTypeFor } from './output.js';
@@ -100,11 +101,21 @@ function operationField(types: TypeRegistry, entity: EntityInfo, op: Operation):
   const where = `${entity.name}.${op.name}`;
   const returns = describeField(op.returns());
   const argsSchema = z.object(op.args);
-  const invoke = async (rawArgs: Record<string, unknown>, run: Run) => {
-    run.budget.check(); // a spent budget starts no method
-    const parsed = argsSchema.safeParse(toZodInput(op.args, rawArgs));
+  // Parsed arguments by the plan's literal argument object (see args-cache.ts), when the shape allows.
+  const kept = cacheableShape(op.args) ? new WeakMap<object, Record<string, unknown>>() : undefined;
+  const parseArgs = (rawArgs: Record<string, unknown>, stable: boolean | undefined): Record<string, unknown> => {
+    const hit = stable ? kept?.get(rawArgs) : undefined;
+    if (hit) return { ...hit };
+    const input = toZodInput(op.args, rawArgs);
+    const parsed = argsSchema.safeParse(input);
     if (!parsed.success) throw invalidArguments(where, parsed.error);
-    const value = adapt(returns, await op.fn.call(entity.kls, parsed.data, run.context, run.pool.info), run.fromAttributes);
+    if (stable && kept && complete(op.args, input)) kept.set(rawArgs, { ...parsed.data });
+    return parsed.data;
+  };
+  const invoke = async (rawArgs: Record<string, unknown>, run: Run, stable?: boolean) => {
+    run.budget.check(); // a spent budget starts no method
+    const args = parseArgs(rawArgs, stable);
+    const value = adapt(returns, await op.fn.call(entity.kls, args, run.context, run.pool.info), run.fromAttributes);
     if (needsResolve(run, value)) await resolveModels(run, value);
     return value;
   };

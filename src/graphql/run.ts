@@ -8,7 +8,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 type Path = GraphQLResolveInfo['path'];
 import type { ErDiagram } from '../er/diagram.js';
 import type { Page } from '../er/relationship.js';
-import { isModelInstance, type AnyModelClass } from '../er/model.js';
+import { isModelClass, isModelInstance, type AnyModelClass } from '../er/model.js';
 import { planFor } from '../resolver/plan.js';
 import { LoaderPool } from '../resolver/pool.js';
 import { Cancellation } from '../resolver/cancel.js';
@@ -91,15 +91,28 @@ export function createRun(
 /** Response models among one batch of loaded values are resolved together, with the run's pool. */
 export function settleModels(run: Run, values: readonly unknown[]): Promise<void> | undefined {
   let models: unknown[] | undefined;
+  // A batch's items are mostly of one class: its plan is looked up once, not per item (two
+  // WeakMap reads per item, 20,000 of them for a batch of model rows).
+  let lastClass: unknown;
+  let lastNeeds = false;
+  const needs = (item: unknown): boolean => {
+    if (item === null || typeof item !== 'object') return false;
+    const kls = item.constructor;
+    if (kls !== lastClass) {
+      lastClass = kls;
+      lastNeeds = isModelClass(kls) && !planFor(kls, run.diagram).trivial;
+    }
+    return lastNeeds;
+  };
   for (const value of values) {
     // Failed keys (Error values) have no models; their fields fail with the error.
     if (value instanceof Error) continue;
     const items = isPage(value) ? value.items : Array.isArray(value) ? value : undefined;
     if (!items) {
-      if (needsResolve(run, value)) (models ??= []).push(value);
+      if (Array.isArray(value) ? needsResolve(run, value) : needs(value)) (models ??= []).push(value);
       continue;
     }
-    for (const item of items) if (needsResolve(run, item)) (models ??= []).push(item);
+    for (const item of items) if (Array.isArray(item) ? needsResolve(run, item) : needs(item)) (models ??= []).push(item);
   }
   return models ? resolveModels(run, models) : undefined;
 }

@@ -109,11 +109,32 @@ const ABSENT: unique symbol = Symbol('absent');
  * values as they are and makes a promise of one only when DataLoader's own `load` asks for it:
  * `loadAll` reads and writes values without a promise per key. An `Error` value stands for a
  * failed key, as in DataLoader's `prime`.
+ *
+ * A batch's values are kept as the batch (`keepBatch`) and entered into the map only when the
+ * cache is next read: most loaders of an operation are called once and never read again (each
+ * level asks a loader once, with all its keys), and a `Map.set` per loaded key was ~7% of a
+ * 10-root operation's CPU profile (issue 31.1).
  */
 class ValueCache implements DataLoader.CacheMap<unknown, Promise<unknown>> {
   private readonly entries = new Map<unknown, unknown>();
+  /** Batches not yet in `entries`, in the order they arrived: call keys and their values. */
+  private pending: { keys: readonly unknown[]; values: readonly unknown[] }[] | undefined;
+
+  private settle(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    for (const { keys, values } of pending) {
+      for (let j = 0; j < keys.length; j++) {
+        const value = values[j];
+        // A promise among a batch's values is kept by `adopt` once it settles.
+        if (!isThenable(value)) this.entries.set(cacheKeyFn(keys[j]), value);
+      }
+    }
+  }
 
   get(id: unknown): Promise<unknown> | undefined {
+    this.settle();
     if (!this.entries.has(id)) return undefined;
     const entry = this.entries.get(id);
     if (entry instanceof Promise) return entry;
@@ -123,21 +144,31 @@ class ValueCache implements DataLoader.CacheMap<unknown, Promise<unknown>> {
     return promise;
   }
   set(id: unknown, promise: Promise<unknown>): void {
+    this.settle();
     this.entries.set(id, promise);
   }
   delete(id: unknown): void {
+    this.settle();
     this.entries.delete(id);
   }
   clear(): void {
+    this.pending = undefined;
     this.entries.clear();
   }
   /** The value (or the pending promise) for `id`, or ABSENT. */
   peek(id: unknown): unknown {
+    this.settle();
+    if (this.entries.size === 0) return ABSENT;
     const entry = this.entries.get(id);
     return entry !== undefined || this.entries.has(id) ? entry : ABSENT;
   }
   keep(id: unknown, value: unknown): void {
+    this.settle();
     this.entries.set(id, value);
+  }
+  /** A batch's values for its call keys (promises among them are left to `adopt`). */
+  keepBatch(keys: readonly unknown[], values: readonly unknown[]): void {
+    (this.pending ??= []).push({ keys, values });
   }
 }
 
@@ -200,16 +231,16 @@ function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unkno
       Promise.resolve(batch(call)).then(
         (loaded) => {
           let adopted: Promise<void>[] | undefined;
+          // A copy: the cache reads it later, and the array is the batch function's.
+          const got = Array.prototype.slice.call(loaded) as unknown[];
           for (let j = 0; j < at.length; j++) {
-            const value = loaded[j];
+            const value = got[j];
             // DataLoader resolves each key's promise with its value, so a promise among the
             // values is adopted: the key gets what it settles with (or fails with its error).
             if (isThenable(value)) (adopted ??= []).push(adopt(value, values, at[j]!, cache, cacheKeyFn(call[j])));
-            else {
-              values[at[j]!] = value;
-              cache?.keep(cacheKeyFn(call[j]), value);
-            }
+            else values[at[j]!] = value;
           }
+          cache?.keepBatch(call, got);
           return adopted && Promise.all(adopted).then(() => undefined);
         },
         (error: unknown) => {

@@ -86,6 +86,26 @@ describe('LoaderPool.loadAll agrees with DataLoader.loadMany', () => {
     expect(calls).toEqual([[1]]);
   });
 
+  it('caches the values a batch returned, even when the batch function changes its array afterwards', async () => {
+    // The pool enters a batch's values into its cache when the cache is next read, not when they
+    // arrive: it must hold what the batch returned then, not the array as it is later.
+    const returned: unknown[][] = [];
+    const calls: number[][] = [];
+    const fn = async (keys: readonly number[]) => {
+      calls.push([...keys]);
+      const out = keys.map((k) => ({ id: k }));
+      returned.push(out);
+      return out;
+    };
+    const pool = new LoaderPool();
+    const loader = pool.get<number, unknown>(fn) as DataLoader<unknown, unknown>;
+    expect(await pool.loadAll(loader, [1, 2])).toEqual([{ id: 1 }, { id: 2 }]);
+    returned[0]!.fill({ id: 'reused' }); // e.g. a batch function that recycles its arrays
+    expect(await pool.loadAll(loader, [2, 1, 3])).toEqual([{ id: 2 }, { id: 1 }, { id: 3 }]);
+    expect(await (loader as DataLoader<number, unknown>).load(1)).toEqual({ id: 1 });
+    expect(calls).toEqual([[1, 2], [3]]);
+  });
+
   it('given DataLoader instances load through their own loadMany', async () => {
     const { fn, calls } = spy();
     let loadManyCalls = 0;

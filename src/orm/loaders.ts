@@ -139,10 +139,7 @@ export function listLoaders(
       const db = ctx.session(context);
       return chunked(
         keys,
-        async (chunk) => {
-          const byKey = await cancellable(db, signal, (on) => listsByKey(on, source, chunk, fields, edge.id));
-          return chunk.map((k) => (byKey.get(keyId(k)) ?? []).map(make));
-        },
+        (chunk) => cancellable(db, signal, (on) => listsByKey(on, source, chunk, fields, edge.id, make)),
         signal,
       );
     }),

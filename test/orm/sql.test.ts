@@ -237,6 +237,16 @@ describe.each(targets)('SQL integration on $name', (target) => {
     ]);
   });
 
+  it('puts list rows back per key in key order: a key asked twice gets its own list, an unknown one an empty list', async () => {
+    const list = rel(User, 'tasks').loader as (keys: unknown[]) => Promise<Task[][]>;
+    const lists = await list([2, 99, 5, 2]);
+    expect(lists.map((l) => l.map((x) => x.id))).toEqual([tasksOf(2), [], tasksOf(5), tasksOf(2)].map((l) => l.map((x) => x.id)));
+    expect(lists[0]).not.toBe(lists[3]);
+    expect(lists[0]![0]).toBeInstanceOf(Task);
+    // Keys that spell an integer key another way still find its rows (as the driver's values are matched by text).
+    expect((await list(['5', 2n])).map((l) => l.map((x) => x.id))).toEqual([tasksOf(5), tasksOf(2)].map((l) => l.map((x) => x.id)));
+  });
+
   it('splits a batch too large for one statement (PostgreSQL caps parameters at 65,535)', async () => {
     const keys = [...Array.from({ length: 70_000 }, (_, i) => 1000 + i), 5, 1];
     const pages = await page(User, 'tasks', keys, { limit: 1, withTotal: true });

@@ -238,7 +238,7 @@ describe.each(targets)('SQL integration on $name', (target) => {
   });
 
   it('puts list rows back per key in key order: a key asked twice gets its own list, an unknown one an empty list', async () => {
-    const list = rel(User, 'tasks').loader as (keys: unknown[]) => Promise<Task[][]>;
+    const list = rel(User, 'tasks').loader as unknown as (keys: unknown[]) => Promise<Task[][]>;
     const lists = await list([2, 99, 5, 2]);
     expect(lists.map((l) => l.map((x) => x.id))).toEqual([tasksOf(2), [], tasksOf(5), tasksOf(2)].map((l) => l.map((x) => x.id)));
     expect(lists[0]).not.toBe(lists[3]);

@@ -10,8 +10,11 @@
  * change and fails the test. `ergraph-migrate verify` then runs each app's documents through
  * compat and v6 and must find no difference.
  *
- * The client libraries are stand-ins with the real call and result shapes
- * (fixtures/client-corpus/shims/README.md): they are not dependencies of this repository.
+ * The clients are the real libraries (Apollo Client, urql, graphql-request, gql.tada; devDependencies),
+ * so the migrated code must compile against their own typings: the v5 apps are type-checked too,
+ * against types gql.tada generates from the v5 schema, and again after the migration against the
+ * v6 schema's, as a user regenerates them. Hooks run under React (fixtures/client-corpus/render).
+ * Relay alone is a stand-in (fixtures/client-corpus/shims/README.md says why).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v5SchemaSdl } from '../../compat/index.js';
 import { handler } from '../../fixtures/client-corpus/server.js';
 import type { ServedApp } from '../../src/http/index.js';
 import { serveV5AndV6 } from '../support/v5-and-v6-server.js';
@@ -33,17 +37,18 @@ const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.ur
 const CORPUS = join(FIXTURES, 'client-corpus');
 const APPS = readdirSync(join(CORPUS, 'apps')).sort();
 
-/** The stand-ins, by the name the apps import them under. */
-const SHIMS: Record<string, string> = {
-  '@apollo/client': '@apollo/client',
-  urql: 'urql',
-  'graphql-request': 'graphql-request',
-  'react-relay': 'react-relay',
-  'gql.tada': 'gql.tada',
-  'corpus-transport': 'transport',
+/** Copied into each app's node_modules, by the name the apps import them under: Relay's stand-in and the React harness. */
+const LOCAL: Record<string, string> = {
+  'react-relay': 'shims/react-relay',
+  'corpus-transport': 'shims/transport',
+  'corpus-render': 'render',
 };
-/** Real packages the stand-ins and apps import, from the repository's node_modules. */
-const PACKAGES = ['graphql', 'graphql-tag', '@graphql-typed-document-node/core', 'tsx'];
+/** The real packages the apps import, linked from the repository's node_modules (devDependencies). */
+const PACKAGES = [
+  'graphql', 'graphql-tag', '@graphql-typed-document-node/core', 'tsx', 'react', '@types/react', 'react-test-renderer',
+  '@apollo/client', 'rxjs', 'urql', '@urql/core', 'graphql-request', 'gql.tada',
+];
+const TADA = join(REPO, 'node_modules', 'gql.tada', 'bin', 'cli.js');
 
 /**
  * The manual work each migration must report (file:line of its TODO): the readers it cannot
@@ -91,7 +96,17 @@ const before = new Map<string, Outcome>();
 let migration: Outcome = { code: -1, out: '', err: '' };
 const after = new Map<string, Outcome>();
 let verified: Outcome = { code: -1, out: '', err: '' };
+let diagnosticsV5: Diagnostic[] = [];
 let diagnostics: Diagnostic[] = [];
+let typesV5: Outcome = { code: -1, out: '', err: '' };
+let typesV6: Outcome = { code: -1, out: '', err: '' };
+
+/** gql.tada's types for the typed app, from the schema its tsconfig names, as its CLI makes them. */
+function tadaTypes(sdl: string): Promise<Outcome> {
+  const app = join(root, 'apps', 'typed');
+  writeFileSync(join(app, 'schema.graphql'), sdl);
+  return spawn(app, [TADA, 'generate', 'output', '--tsconfig', './tsconfig.json']);
+}
 
 beforeAll(async () => {
   // One server, as the README mounts it: compat (v5) at /graphql/v5, v6 at /graphql.
@@ -105,7 +120,7 @@ beforeAll(async () => {
     const dir = join(apps, name);
     cpSync(join(CORPUS, 'apps', name), dir, { recursive: true });
     // Copies, not links: Node resolves a linked package's imports from where it really lives.
-    for (const [module, shim] of Object.entries(SHIMS)) cpSync(join(CORPUS, 'shims', shim), join(dir, 'node_modules', module), { recursive: true });
+    for (const [module, local] of Object.entries(LOCAL)) cpSync(join(CORPUS, local), join(dir, 'node_modules', module), { recursive: true });
     for (const pkg of PACKAGES) {
       mkdirSync(join(dir, 'node_modules', pkg, '..'), { recursive: true });
       symlinkSync(join(REPO, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
@@ -114,6 +129,8 @@ beforeAll(async () => {
   // One repository of all the apps (a monorepo of clients): one migration run and one verify run
   // cover them all, which keeps the test's cost to two CLI starts.
   writeFileSync(join(apps, '.gitignore'), 'node_modules\n');
+  typesV5 = await tadaTypes(v5SchemaSdl(handler));
+  diagnosticsV5 = typeCheck(apps, { typeRoots: [join(REPO, 'node_modules', '@types')] });
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=corpus@example.com', '-c', 'user.name=corpus', ...args], { cwd: apps });
   git('init', '-q');
   git('add', '-A');
@@ -123,7 +140,9 @@ beforeAll(async () => {
   // The proof a team wants before merging, on the v5 tree: each document through compat and, migrated, through v6.
   verified = await spawn(apps, [BIN, 'verify', '.', '--url', base, '--variables', join(CORPUS, 'verify-variables.json')]);
   migration = await spawn(apps, [BIN, 'v5-to-v6', '.', '--schema', schema]);
-  diagnostics = typeCheck(join(root, 'apps'), { typeRoots: [join(REPO, 'node_modules', '@types')] });
+  // The typed app's types come from the schema: after the migration, the user regenerates them from v6's.
+  typesV6 = await tadaTypes(printSchema(handler.schema));
+  diagnostics = typeCheck(apps, { typeRoots: [join(REPO, 'node_modules', '@types')] });
   await Promise.all(APPS.map(async (name) => after.set(name, await run(name, `${base}/graphql`))));
 }, 1_800_000);
 
@@ -165,7 +184,13 @@ describe('the client corpus: v5 clients migrated by ergraph-migrate read what th
     }
   });
 
-  it('the migrated apps compile (one program)', () => {
+  it('the v5 apps compile against the real clients\' typings and the v5 schema\'s generated types', () => {
+    expect(typesV5.code, typesV5.err).toBe(0);
+    expect(diagnosticsV5.map(formatDiagnostic)).toEqual([]);
+  });
+
+  it('the migrated apps compile (one program) against them and the v6 schema\'s generated types', () => {
+    expect(typesV6.code, typesV6.err).toBe(0);
     expect(diagnostics.map(formatDiagnostic)).toEqual([]);
   });
 

@@ -58,8 +58,8 @@ const TADA = join(REPO, 'node_modules', 'gql.tada', 'bin', 'cli.js');
 const MANUAL: Record<string, { line: string; reader: string }[]> = {
   'graphql-request': [
     {
-      line: "manual: src/api.ts:29:20 [v5-to-v6] the operation's result is passed to `summarize`, which the migration cannot follow; move its reads: data.userGetAll → data.User.userGetAll",
-      reader: 'handedOver',
+      line: 'manual: src/api.ts:32:18 [v5-to-v6] `countOf` receives the result of an operation whose paths move (from this file), but it is also called at line 37 with another value; move its reads: data.userGetAll → data.User.userGetAll',
+      reader: 'handedTwice',
     },
   ],
 };

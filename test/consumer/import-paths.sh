@@ -3,7 +3,8 @@
 # require: a path that needs no optional peer loads; a path that needs a missing one fails with
 # the one-line message naming the package and its install command (what it throws is that line
 # exactly), never Node's raw ERR_MODULE_NOT_FOUND. The paths come from package.json's `exports`,
-# so a new one is checked without editing this file.
+# so a new one is checked without editing this file. Also a function that needs missing peers
+# (openUsageStore on postgres://…).
 #   bash test/consumer/import-paths.sh <project with only ergraph installed> <repository root>
 set -euo pipefail
 project="$1"
@@ -47,5 +48,13 @@ for sub in "${subs[@]}"; do
     fi
   done
 done
+# A function that needs missing peers words it the same way: a usage store on PostgreSQL.
+message="$(node --input-type=module -e "import { openUsageStore } from 'ergraph/compat'; await openUsageStore('postgres://u@127.0.0.1:2/db').then(() => console.log('opened'), (e) => console.log(e.message))" 2>&1)"
+if [[ "$message" == "openUsageStore(postgres:…) needs pg and drizzle-orm, which are not installed: npm install pg@"*" drizzle-orm@0."* ]]; then
+  echo "   openUsageStore('postgres://…'): $message"
+else
+  echo "   openUsageStore('postgres://…') without pg and drizzle-orm: $message"
+  failures=$((failures + 1))
+fi
 echo "   ${#subs[@]} export paths imported and required, $failures failed"
 [ "$failures" = 0 ]

@@ -24,11 +24,20 @@ export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script:
   return step.wants(script.source) || bindsHiddenNames(script);
 }
 
+/** `touches` of one facts list, asked once however many files it is applied to. */
+const touchedCache = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+function touchedBy<F>(step: ScriptStep<F>, facts: readonly F[], options: TransformOptions): ReadonlySet<string> {
+  if (!step.touches || facts.length === 0) return new Set();
+  let found = touchedCache.get(facts);
+  if (!found) touchedCache.set(facts, (found = step.touches(facts, options)));
+  return found;
+}
+
 /** One step alone over a parsed script (no scan pass over a tree: the file's own facts still count). */
 export function applyStep<F>(step: ScriptStep<F>, script: Script, facts: readonly F[], options: TransformOptions): TransformResult {
-  if (!stepWants(step, script)) return unchanged(script.source);
+  if (!stepWants(step, script) && !touchedBy(step, facts, options).has(script.sf.fileName)) return unchanged(script.source);
   const changes = fileChanges(script.sf);
-  const known = facts.length > 0 || !step.scan ? facts : step.scan(script);
+  const known = facts.length > 0 || !step.scan ? facts : step.scan(script, options);
   step.apply(script, { facts: known, options, changes });
   fixImports(changes, script.imports, importFixes(step, script));
   return { ...changes.result(), ...step.finish?.(script) };
@@ -49,7 +58,7 @@ export function scriptTransform<F>(
       ? (source, file, options = {}) => {
           if (!step.wants(source) && !RELATIVE_MODULE.test(source)) return [];
           const script = parseScript(source, file, projectOf(options));
-          return stepWants(step, script) ? step.scan!(script) : [];
+          return stepWants(step, script) ? step.scan!(script, options) : [];
         }
       : undefined,
     apply(source, { file, facts, options }) {

@@ -17,6 +17,8 @@ export interface TransformOptions {
   schemas?: readonly GraphQLSchema[];
   /** The run's module graph (barrels, aliases), set by the runner; a transform alone sees one file. */
   project?: unknown;
+  /** Set by the runner under `--since`: the files it writes; the others are read for cross-file facts only. */
+  writing?: ReadonlySet<string>;
   [key: string]: unknown;
 }
 
@@ -68,7 +70,13 @@ export type StepMeta = Pick<Transform, 'name' | 'from' | 'to' | 'description'>;
 export interface ScriptStep<Fact = unknown> {
   /** Cheap text test: false means nothing for this step in the file (no parse on its behalf). */
   wants(source: string): boolean;
-  scan?(script: Script): Fact[];
+  /** `options` is the run's (the v6 schema, the module graph); the worker pool scans without them. */
+  scan?(script: Script, options?: TransformOptions): Fact[];
+  /**
+   * Files the facts give this step work in that its text test passes over (a function another
+   * file hands an operation's result to): the runner applies the step to them too.
+   */
+  touches?(facts: readonly Fact[], options: TransformOptions): ReadonlySet<string>;
   apply(script: Script, ctx: { facts: readonly Fact[]; options: TransformOptions; changes: FileChanges }): void;
   /** What the step found besides edits (documents left alone), read after its edits are applied. */
   finish?(script: Script): Pick<TransformResult, 'pending' | 'notForThisApi'>;

@@ -50,6 +50,8 @@ export declare namespace ts {
   type SourceFile = Ts.SourceFile;
   type StringLiteral = Ts.StringLiteral;
   type SyntaxKind = Ts.SyntaxKind;
+  type TypeLiteralNode = Ts.TypeLiteralNode;
+  type TypeNode = Ts.TypeNode;
   type TaggedTemplateExpression = Ts.TaggedTemplateExpression;
   type VariableDeclaration = Ts.VariableDeclaration;
   type VariableStatement = Ts.VariableStatement;

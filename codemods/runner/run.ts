@@ -72,7 +72,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       // Kept only for steps that have not read these trees yet (their caches on a tree are their own).
       const later = segments.slice(i + 1).flat();
       const project = parses.parseAll(segment, later.length > 0 && !later.some((t) => segments.slice(0, i + 1).flat().includes(t)));
-      options = { ...options, project };
+      options = { ...options, project, ...(only ? { writing: only } : {}) };
       const mine = files.filter((f) => segment.some((t) => handles(t, f)) && !reports.get(f)!.error);
       let done = 0;
       const label = segment.map((t) => t.name).join(' → ');

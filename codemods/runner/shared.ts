@@ -46,7 +46,7 @@ export function runShared(
 ): Outcomes {
   // A file past the budget parsed without an error before, so it parses again.
   const scriptFor = (file: string, text: string): Script | undefined =>
-    trees.get(file) ?? (unheld.has(file) ? scriptOf(parseSource(text, file), projectOf(options)) : undefined);
+    trees.get(file) ?? (unheld.has(file) || quiet.has(file) ? scriptOf(parseSource(text, file), projectOf(options)) : undefined);
   const outcomes: Outcomes = new Map();
   const facts = new Map<Transform, unknown[]>(steps.map((t) => [t, []]));
   const failed = new Map<string, Error>();
@@ -59,13 +59,20 @@ export function runShared(
       if (!handles(step, file)) continue;
       try {
         if (script && step.script) {
-          if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script));
+          if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script, options));
         } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file));
       } catch (error) {
         failed.set(file, error as Error);
       }
     }
   }
+  // Files another file's facts give work in (a function handed an operation's result), whatever their text.
+  const touched = new Map<Transform, ReadonlySet<string>>();
+  for (const step of steps) {
+    const found = step.script?.touches?.(facts.get(step)!, options);
+    if (found && found.size > 0) touched.set(step, found);
+  }
+  const isTouched = (step: Transform, file: string) => touched.get(step)?.has(file) ?? false;
   for (const file of files) {
     const text = texts.get(file)!;
     const mine = steps.filter((s) => handles(s, file));
@@ -74,7 +81,7 @@ export function runShared(
       progress();
       continue;
     }
-    if (quiet.has(file)) {
+    if (quiet.has(file) && !mine.some((s) => isTouched(s, file))) {
       outcomes.set(file, [{ transform: mine[0]!.name, result: { output: text, manual: [], notes: [] } }]);
       progress();
       continue;
@@ -83,7 +90,7 @@ export function runShared(
     if (script && mine.every((s) => s.script)) {
       try {
         const ch = fileChanges(script.sf);
-        const active = mine.filter((s) => stepWants(s.script!, script));
+        const active = mine.filter((s) => stepWants(s.script!, script) || isTouched(s, file));
         const edited = new Set<string>();
         for (const step of active) {
           const before = ch.edits.length;

@@ -22,6 +22,9 @@ import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, unseenReaders } from './read-sites.js';
+import { applyHooks, moveCrossFileReads, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
+import type { CrossHooks } from './read-types.js';
+import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
@@ -130,7 +133,7 @@ function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): 
   }
 }
 
-function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[]): void {
+function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): void {
   const { sf } = ch;
   const schemas = schemasOf(options);
   // Parse every document first, so a file with one broken document is left wholly untouched.
@@ -155,7 +158,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
-    moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema);
+    moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }
@@ -164,15 +167,31 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
 /** Where a script's left-alone documents wait until `finish` reports them. */
 const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualItem[] }>('ergraph.v5-to-v6.left-alone');
 
-const scripts = scriptTransform(
+const scripts = scriptTransform<unknown>(
   { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
     wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b/.test(source) || MAGIC_COMMENT.test(source),
-    apply({ sf, file }, { options, changes: ch }) {
+    // The read-site pass run dry over the file's documents, for what it hands to other code (`read-cross.ts`).
+    scan({ sf, file, project }, options) {
+      if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];
+      const out: CrossFact[] = [];
+      try {
+        rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
+      } catch (error) {
+        // The apply reports a document that does not parse.
+        if (error instanceof ParseError) return [];
+        throw error;
+      }
+      return out;
+    },
+    touches: (facts, options) => (facts.length > 0 ? touchedFiles(facts as readonly CrossFact[], projectOf(options)) : new Set()),
+    apply({ sf, file, project }, { options, changes: ch, facts }) {
       const found = { pending: [] as ManualItem[], foreign: [] as ManualItem[] };
       leftAlone.set(sf, found);
-      rewriteDocuments(ch, file, options, found.pending, found.foreign);
       const schemas = schemasOf(options);
+      const cross = facts as readonly CrossFact[];
+      rewriteDocuments(ch, file, options, found.pending, found.foreign, applyHooks(sf, project, cross, options.writing));
+      moveCrossFileReads(ch, project, cross, schemas.length === 1 ? schemas[0] : undefined);
       rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
       rewriteNamingHelpers(ch);
     },

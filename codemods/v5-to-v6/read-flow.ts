@@ -80,7 +80,9 @@ function identifiersNamed(sf: ts.SourceFile, text: string): readonly ts.Identifi
 
 /** Every reference to the variable `name` declares, or undefined when another declaration of the name could shadow it. */
 export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
-  const scope = scopeOf(declarationOf(name));
+  const p = name.parent;
+  // A function's or class's name is visible where the declaration is, not only inside it.
+  const scope = scopeOf(ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) ? p : declarationOf(name));
   const sf = name.getSourceFile();
   const [start, end] = [scope.getStart(sf), scope.getEnd()];
   const refs: ts.Identifier[] = [];
@@ -260,6 +262,10 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     if (then) return flow(r, then, promiseOf(shape));
     // A handler's return value is dropped: `onClick={() => mutate()}`.
     if (ts.isJsxExpression(outer(fn).parent)) return;
+  }
+  if (ts.isCallExpression(p) && p.expression !== node && r.passes) {
+    const index = p.arguments.indexOf(node as ts.Expression);
+    if (index >= 0 && r.passes(r, p, index, shape)) return;
   }
   r.todo(node, reasonFor(p));
 }

@@ -98,3 +98,40 @@ export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): 
   r.ch.replace(pattern, replacement);
   r.ch.note(pattern, `read moved: ${r.summary}`);
 }
+
+/**
+ * `(d: { userGetAll: U[]; n: number })` → `(d: { User: { userGetAll: U[] }; n: number })`: a
+ * parameter's type written inline for the v5 data of the result it receives. Written on one line
+ * only; a longer one is left to the user with a marker.
+ */
+export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode): void {
+  const { sf } = r;
+  if (type.getText(sf).includes('\n')) return r.todo(type, 'the type written here describes the v5 result: write it in the v6 shape');
+  const parts: string[] = [];
+  const groups = new Map<string, string[]>();
+  let moved = false;
+  for (const member of type.members) {
+    const key = keyText(member.name);
+    const text = member.getText(sf).replace(/[;,]$/, '');
+    const to = key === undefined ? undefined : r.moves.get(key);
+    if (!to || !ts.isPropertySignature(member)) {
+      if (key === undefined ? !ts.isPropertySignature(member) || r.open : r.moves.has(key) || r.groups.has(key))
+        return r.todo(member, 'this member of the type written for the v5 result may name a moved field: write it in the v6 shape');
+      parts.push(text);
+      continue;
+    }
+    moved = true;
+    const [group, leaf] = to as [string, string];
+    const item = leaf === key ? text : `${isName(leaf) ? leaf : JSON.stringify(leaf)}${sf.text.slice(member.name.getEnd(), member.getStart(sf) + text.length)}`;
+    const items = groups.get(group);
+    if (items) items.push(item);
+    else {
+      groups.set(group, [item]);
+      parts.push(`\0${group}`);
+    }
+  }
+  if (!moved) return;
+  const text = parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${groups.get(p.slice(1))!.join('; ')} }` : p));
+  r.ch.replace(type, `{ ${text.join('; ')} }`);
+  r.ch.note(type, `type written in the v6 shape: ${r.summary}`);
+}

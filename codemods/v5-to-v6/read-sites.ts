@@ -14,7 +14,7 @@ import { isSfc } from '../lib/sfc.js';
 import type { MovedPath } from './document.js';
 import { bindParameter, flow, outer, referencesOf } from './read-flow.js';
 import { keyText } from './read-patterns.js';
-import { DATA, promiseOf, RESULT, type Reads, type Shape } from './read-types.js';
+import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
 import { errorPaths, groupTypeOf, writeData } from './read-writes.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
@@ -26,7 +26,7 @@ const fnOf = (returns: Shape): Shape => ({ kind: 'fn', returns });
 const tuple = (...items: (Shape | undefined)[]): Shape => ({ kind: 'tuple', items });
 
 /** `data.a → data.G.a, …` for the moves of one document. */
-export function describeMoves(moves: readonly MovedPath[]): string {
+export function describeMoves(moves: readonly Pick<MovedPath, 'from' | 'to'>[]): string {
   const seen = new Set<string>();
   for (const m of moves) seen.add(`data.${m.from.join('.')} → data.${m.to.join('.')}`);
   return [...seen].join(', ');
@@ -170,10 +170,24 @@ function modifyFieldsOf(sf: ts.SourceFile): ts.ObjectLiteralElementLike[] {
   return list;
 }
 
-function cacheFields(r: Reads, sf: ts.SourceFile, flatNames: ReadonlySet<string>): void {
+/**
+ * Reported, not rewritten: ROOT_QUERY's `User` holds the group object inline (the group type has
+ * no id, so `cache.modify({ id })` cannot target it), its fields stored by name and arguments
+ * (`getAll`, `getAll({"limit":2})`, never the alias). A v5 modifier is called once per such key
+ * with `details` (`DELETE`, `storeFieldName`, `readField`) of that field: moved under the group it
+ * would need those emulated, so the marker spells out the v6 code instead.
+ */
+function cacheFields(r: Reads, sf: ts.SourceFile, moves: readonly MovedPath[]): void {
   for (const field of modifyFieldsOf(sf)) {
     const key = keyText(field.name);
-    if (key && flatNames.has(key)) r.todo(field, `\`cache.modify\` names the v5 root field \`${key}\`, which the v6 cache keeps under its entity's group`);
+    const move = key === undefined ? undefined : moves.find((m) => m.target.flatName === key);
+    if (!move) continue;
+    const { entity, method } = move.target;
+    r.todo(
+      field,
+      `\`cache.modify\` names the v5 root field \`${key}\`; the v6 cache keeps it as \`${method}\` inside the root's \`${entity}\` object (one key per argument list, \`${method}({…})\`), ` +
+        `which has no id for \`cache.modify({ id })\`: write \`fields: { ${entity}: (group) => group && { ...group, ${method}: modify(group.${method}) } }\` with this function as \`modify\``,
+    );
   }
 }
 
@@ -189,6 +203,7 @@ function useOf(r: Reads, use: ts.Node): void {
     if (key && ts.isObjectLiteralExpression(literal) && ts.isCallExpression(call) && call.arguments.includes(outer(literal) as ts.Expression)) return named(r, call, literal, key);
   }
   if (ts.isTemplateSpan(p)) return r.todo(p.parent, 'a document interpolated into another one: the code reading that one\'s result must follow');
+  if (ts.isExportSpecifier(p) && ts.isIdentifier(node) && r.exports?.(r, node.text)) return;
   if (ts.isExportSpecifier(p) || ts.isExportAssignment(p)) return r.todo(p, 'the document is exported: the modules importing it read its result');
   r.todo(node, 'the document is used where the migration cannot follow it to the code reading its result');
 }
@@ -197,25 +212,41 @@ function useOf(r: Reads, use: ts.Node): void {
  * Rewrites the reads of one rewritten document's result in its file, or marks them. `docNode`
  * is the tagged template, `graphql(...)` call or marked template the document is.
  */
-export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[], schema?: GraphQLSchema): void {
-  if (moves.length === 0) return;
+/** The context of one operation's reads in one file: its moves and where the pass reports. */
+export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' | 'to'>[], open: boolean, schema?: GraphQLSchema, hooks?: CrossHooks): Reads {
   const sf = ch.sf;
   const summary = describeMoves(moves);
-  const r: Reads = {
+  return {
     sf,
     ch,
     moves: new Map(moves.map((m) => [m.from[0]!, m.to])),
     groups: new Set(moves.map((m) => m.to[0]!)),
-    open: spreadsElsewhere(document),
+    open,
     summary,
     importedFrom: importsOf(sf),
     component: isSfc(sf.fileName),
     seen: new Set(),
     schema,
     todo: (node, why) => ch.manual(node, `${why}; move its reads: ${summary}`),
+    passes: hooks?.passes,
+    exports: hooks?.exports,
   };
-  cacheFields(r, sf, new Set(moves.map((m) => m.target.flatName)));
-  errorPaths(r);
+}
+
+/** The reads of a document another module exports, through the names that refer to it here. */
+export function moveImportedReads(r: Reads, refs: readonly ts.Node[]): void {
+  for (const ref of refs) useOf(r, ref);
+}
+
+export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[], schema?: GraphQLSchema, hooks?: CrossHooks): void {
+  if (moves.length === 0) return;
+  const sf = ch.sf;
+  const r = readsOf(ch, moves, spreadsElsewhere(document), schema, hooks);
+  // Reported once per literal and file: the scan's dry run must leave them to the real pass.
+  if (!hooks?.scanning) {
+    cacheFields(r, sf, moves);
+    errorPaths(r);
+  }
   const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;
   if (generic && describesShape(generic)) r.todo(docNode, `the type argument \`${generic.getText(sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
@@ -228,7 +259,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length) r.todo(decl.type, `the type \`${decl.type.getText(sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const statement = decl.parent.parent;
   const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-  if (exported) r.todo(docNode, 'the document is exported: the modules importing it read its result');
+  if (exported && !r.exports?.(r, decl.name.text)) r.todo(docNode, 'the document is exported: the modules importing it read its result');
   const refs = referencesOf(decl.name);
   if (!refs) return r.todo(docNode, `\`${decl.name.text}\` is declared more than once here`);
   if (!exported && r.component && ts.isVariableStatement(statement) && ts.isSourceFile(statement.parent)) r.todo(docNode, `the component's markup may use \`${decl.name.text}\``);

@@ -48,4 +48,14 @@ export interface Reads {
   schema?: GraphQLSchema;
   /** Leave a marker: the place reads data the pass cannot follow. */
   todo(node: ts.Node, why: string): void;
+  /** The result handed to a function of the user's (`render(data)`): true when the run follows it there (`read-cross.ts`). */
+  passes?(r: Reads, call: ts.CallExpression, index: number, shape: Shape): boolean;
+  /** The document is exported under its name `local`: true when the run follows it into its importers. */
+  exports?(r: Reads, local: string): boolean;
 }
+
+/** What the cross-file pass plugs into the read-site pass of one file. */
+export type CrossHooks = Pick<Reads, 'passes' | 'exports'> & {
+  /** The scan's dry run: its edits are thrown away, and once-per-file reports wait for the real one. */
+  scanning?: boolean;
+};

@@ -143,7 +143,7 @@ describe('read sites: reads of a rewritten document move with it', () => {
     for (const reason of reasons) expect(result.output).toContain(`// TODO(ergraph-migrate): ${reason}\n`);
   });
 
-  it('does not guess through a shadowed name or an unknown client', () => {
+  it('keeps a shadowing name to its own scope and does not guess through an unknown client', () => {
     const result = migrate(
       lines(
         "import { gql, useQuery } from '@apollo/client';",
@@ -157,10 +157,9 @@ describe('read sites: reads of a rewritten document move with it', () => {
       ),
     );
     expect(result.manual.map((m) => m.reason.split(';')[0])).toEqual([
-      '`data` is declared more than once here, so its reads cannot be told apart',
       'the document is passed to `other`, a client the migration does not know',
     ]);
-    // Neither `data` was rewritten: the pass cannot tell which one reads the document.
+    // The arrow's own `data` parameter shadows the result: its read is not the document's.
     expect(result.output).toContain('=> data.userGetAll;');
   });
 
@@ -196,9 +195,13 @@ describe('read sites: writes in the v5 shape', () => {
     expect(result.output).toContain("  client.writeQuery({ query: Q, data: { User: { __typename: 'UserQuery', userGetAll: [] } } });\n");
     expect(result.output).toContain("    data: {\n      __typename: 'Query',\n      User: { __typename: 'UserQuery', userGetAll: users },\n    },\n");
     expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
-      [5, '`cache.modify` names the v5 root field `userGetAll`, which the v6 cache keeps under its entity\'s group'],
+      [5, '`cache.modify` names the v5 root field `userGetAll`'],
       [13, 'a spread in the data written may carry moved fields: write it in the v6 shape'],
     ]);
+    // The marker spells out the v6 modifier: the group object under the root, its field by name, not alias.
+    expect(result.manual[0]!.reason).toContain(
+      'the v6 cache keeps it as `getAll` inside the root\'s `User` object (one key per argument list, `getAll({…})`), which has no id for `cache.modify({ id })`: write `fields: { User: (group) => group && { ...group, getAll: modify(group.getAll) } }` with this function as `modify`',
+    );
   });
 
   it('reports an error path compared with a moved key: the v6 path starts with the group', () => {

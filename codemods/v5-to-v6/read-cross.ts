@@ -1,0 +1,304 @@
+/**
+ * Read sites across functions and files. The read-site pass follows a result within one file; the
+ * run's scan gives it what other files know:
+ *
+ * - `pass`: file B hands the result of an operation whose paths move to a function of the
+ *   project's own (`render(data)`, declared in B or imported from C). The function's file rewrites
+ *   the reads of that parameter when every call of the function in the run passes a result with
+ *   the same moves; otherwise it marks the parameter. The caller leaves the call unmarked only when
+ *   such a fact names it (the callee's file then answers for it, one way or the other).
+ * - `refs`: every use of an imported function in a file that passes it a result, so the callee can
+ *   tell that each call of it is one of those.
+ * - `doc`: file A exports a document whose paths move; every module importing it follows its
+ *   reads as if it were its own document.
+ *
+ * The call targets and imports are resolved with the run's module graph (`lib/project.ts`, built
+ * from one parse of every file anyway), not a TypeScript program: the question is which
+ * declaration a name refers to, which the graph answers without type-checking the tree. A caller
+ * outside the run, a namespace or `require` import of the callee's module, a default export, a
+ * name declared twice: each leaves the marker as before.
+ */
+import { dirname, relative } from 'node:path';
+import type { GraphQLSchema } from 'graphql';
+import type { FileChanges } from '../lib/changes.js';
+import { ts } from '../lib/parse.js';
+import type { Project } from '../lib/project.js';
+import type { MovedPath } from './document.js';
+import { bindName, outer, referencesOf } from './read-flow.js';
+import { rewriteDataType } from './read-patterns.js';
+import { describeMoves, moveImportedReads, readsOf } from './read-sites.js';
+import { DATA, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
+
+/** A declaration as the module graph names it: the file and its top-level name. */
+export interface Origin {
+  file: string;
+  name: string;
+}
+
+type Move = Pick<MovedPath, 'from' | 'to'>;
+
+export type CrossFact =
+  | { kind: 'pass'; file: string; at: number; index: number; target: Origin; shape: 'data' | 'result'; moves: Move[]; open: boolean }
+  | { kind: 'refs'; file: string; local: string; target: Origin; calls: number[]; other: number }
+  | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean };
+
+const movesOf = (r: Reads): Move[] => [...r.moves].map(([key, to]) => ({ from: [key], to: [...to] }));
+/** A file as another file's marker names it: relative, with `/`, the same on every machine. */
+const nameFrom = (here: string, file: string) => relative(dirname(here), file).split('\\').join('/') || file;
+const sameOrigin = (a: Origin | undefined, b: Origin) => !!a && a.file === b.file && a.name === b.name;
+const movesKey = (moves: readonly Move[]) => moves.map((m) => `${m.from.join('.')}>${m.to.join('.')}`).sort().join(',');
+
+/** The declaration a module's exported `name` stands for, through re-exports, barrels and `export *`. */
+export function originOf(project: Project, from: string, module: string, name: string, seen = new Set<string>()): Origin | undefined {
+  const file = project.resolveModule(from, module);
+  if (!file) return undefined;
+  const key = `${file}\0${name}`;
+  if (seen.has(key)) return undefined;
+  seen.add(key);
+  const facts = project.facts(file)!;
+  const local = facts.localExports[name];
+  if (local !== undefined) {
+    const imported = facts.imports[local];
+    return imported ? originOf(project, file, imported.module, imported.name, seen) : { file, name: local };
+  }
+  const re = facts.reExports[name];
+  if (re) return re.name === '*' ? undefined : originOf(project, file, re.module, re.name, seen);
+  for (const star of facts.stars) {
+    const found = originOf(project, file, star, name, seen);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The run's modules binding `origin` by an import, and whether any reaches it where its uses
+ * cannot be listed (a namespace import or `require` of a module exporting it).
+ */
+function importersOf(project: Project, origin: Origin): { importers: { file: string; local: string }[]; hidden?: string } {
+  const importers: { file: string; local: string }[] = [];
+  let hidden: string | undefined;
+  for (const facts of project.allFacts()) {
+    for (const local of Object.keys(facts.imports)) {
+      const { module, name } = facts.imports[local]!;
+      if (sameOrigin(originOf(project, facts.file, module, name), origin)) importers.push({ file: facts.file, local });
+    }
+    for (const local of Object.keys(facts.namespaces)) {
+      const module = facts.namespaces[local]!;
+      if (project.resolveModule(facts.file, module) === origin.file || sameOrigin(originOf(project, facts.file, module, origin.name), origin)) hidden ??= facts.file;
+    }
+  }
+  return { importers, hidden };
+}
+
+/** The top-level declaration of `name` in a file, and its function when it is one. */
+function declarationOf(sf: ts.SourceFile, name: string): { node: ts.Node; id: ts.Identifier; fn?: ts.FunctionLikeDeclaration } | undefined {
+  for (const stmt of sf.statements) {
+    if (ts.isFunctionDeclaration(stmt) && stmt.name?.text === name) return { node: stmt, id: stmt.name, fn: stmt.body ? stmt : undefined };
+    if (ts.isClassDeclaration(stmt) && stmt.name?.text === name) return { node: stmt, id: stmt.name };
+    if (!ts.isVariableStatement(stmt)) continue;
+    for (const decl of stmt.declarationList.declarations) {
+      if (!ts.isIdentifier(decl.name) || decl.name.text !== name) continue;
+      const constant = (stmt.declarationList.flags & ts.NodeFlags.Const) !== 0;
+      let init = decl.initializer;
+      while (init && ts.isParenthesizedExpression(init)) init = init.expression;
+      const fn = constant && init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined;
+      return { node: decl, id: decl.name, fn };
+    }
+  }
+  return undefined;
+}
+
+/** The identifier a call's callee names, when it is a plain name. */
+function calleeId(call: ts.CallExpression): ts.Identifier | undefined {
+  let callee: ts.Expression = call.expression;
+  while (ts.isParenthesizedExpression(callee) || ts.isNonNullExpression(callee)) callee = callee.expression;
+  return ts.isIdentifier(callee) ? callee : undefined;
+}
+
+/** Is `ref` the callee of a call (`render(…)`)? The call, if so. */
+function callOf(ref: ts.Node): ts.CallExpression | undefined {
+  const node = outer(ref);
+  const p = node.parent;
+  return ts.isCallExpression(p) && p.expression === node ? p : undefined;
+}
+
+/** The import binding of `local` in a file. */
+function importBinding(sf: ts.SourceFile, local: string): ts.Identifier | undefined {
+  for (const stmt of sf.statements) {
+    const clause = ts.isImportDeclaration(stmt) ? stmt.importClause : undefined;
+    if (!clause || clause.isTypeOnly) continue;
+    if (clause.name?.text === local) return clause.name;
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) if (el.name.text === local && !el.isTypeOnly) return el.name;
+  }
+  return undefined;
+}
+
+/**
+ * The scan's side: hooks for the read-site pass's dry run over one file's documents, collecting
+ * the facts above into `out`.
+ */
+export function scanHooks(sf: ts.SourceFile, project: Project, out: CrossFact[]): CrossHooks {
+  const file = sf.fileName;
+  const recorded = new Set<string>();
+  return {
+    scanning: true,
+    passes(r, call, index, shape) {
+      if (shape.kind !== 'data' && shape.kind !== 'result') return false;
+      const id = calleeId(call);
+      if (!id) return false;
+      const local = declarationOf(sf, id.text);
+      let target: Origin | undefined;
+      if (local) target = { file, name: id.text };
+      else {
+        const imported = project.facts(file)?.imports[id.text];
+        const binding = importBinding(sf, id.text);
+        target = imported && binding ? originOf(project, file, imported.module, imported.name) : undefined;
+        if (target && binding && !recorded.has(id.text)) {
+          recorded.add(id.text);
+          const refs = referencesOf(binding) ?? [];
+          const calls = refs.flatMap((ref) => callOf(ref)?.getStart(sf) ?? []);
+          out.push({ kind: 'refs', file, local: id.text, target, calls, other: referencesOf(binding) ? refs.length - calls.length : 1 });
+        }
+      }
+      // Only a name that refers to that declaration here: a shadowing one is not the function.
+      const declared = local?.id ?? importBinding(sf, id.text);
+      if (!target || !declared || !referencesOf(declared)?.includes(id)) return false;
+      out.push({ kind: 'pass', file, at: call.getStart(sf), index, target, shape: shape.kind, moves: movesOf(r), open: r.open });
+      return true;
+    },
+    exports(r, local) {
+      out.push({ kind: 'doc', file, name: local, moves: movesOf(r), open: r.open });
+      return true;
+    },
+  };
+}
+
+/** The apply's side: the call sites and exported documents the facts follow into other code. */
+export function applyHooks(sf: ts.SourceFile, project: Project, facts: readonly CrossFact[], writing?: ReadonlySet<string>): CrossHooks | undefined {
+  if (facts.length === 0) return undefined;
+  const file = sf.fileName;
+  // Under `--since` a file the run does not write keeps its reads: the marker stays at this end.
+  const written = (other: string) => !writing || writing.has(other);
+  return {
+    passes(r, call, index) {
+      const at = call.getStart(sf);
+      const fact = facts.find((f) => f.kind === 'pass' && f.file === file && f.at === at && f.index === index);
+      if (!fact || fact.kind !== 'pass' || !written(fact.target.file)) return false;
+      r.ch.note(call, `the result handed to \`${fact.target.name}\` (${nameFrom(file, fact.target.file)}) is followed there: ${r.summary}`);
+      return true;
+    },
+    exports(r, local) {
+      if (!facts.some((f) => f.kind === 'doc' && f.file === file && f.name === local)) return false;
+      const { importers, hidden } = importersOf(project, { file, name: local });
+      if (importers.length === 0 || hidden || !importers.every((i) => written(i.file))) return false;
+      r.ch.note(r.sf, `exported document \`${local}\`: its reads are followed in ${importers.map((i) => nameFrom(file, i.file)).join(', ')}`);
+      return true;
+    },
+  };
+}
+
+/** Files the facts give work in: the callees' files and the importers of exported documents. */
+export function touchedFiles(facts: readonly CrossFact[], project: Project): Set<string> {
+  const files = new Set<string>();
+  for (const f of facts) {
+    if (f.kind === 'pass') files.add(f.target.file);
+    else if (f.kind === 'doc') for (const { file } of importersOf(project, { file: f.file, name: f.name }).importers) files.add(file);
+  }
+  return files;
+}
+
+/**
+ * Why the calls of `target` do not all pass a result with the same moves at `index`, or undefined
+ * when they do. `local` are its references in its own file.
+ */
+function unproven(project: Project, facts: readonly CrossFact[], target: Origin, index: number, local: readonly ts.Identifier[], sf: ts.SourceFile): string | undefined {
+  const passes = facts.filter((f): f is Extract<CrossFact, { kind: 'pass' }> => f.kind === 'pass' && sameOrigin(f.target, target) && f.index === index);
+  const passed = (file: string, at: number) => passes.some((p) => p.file === file && p.at === at);
+  const kinds = new Set(passes.map((p) => `${p.shape}:${movesKey(p.moves)}:${p.open}`));
+  if (kinds.size > 1) return 'it is called with the results of different operations';
+  for (const ref of local) {
+    if (ts.isExportSpecifier(ref.parent)) continue;
+    const call = callOf(ref);
+    if (!call) return `\`${target.name}\` is used at line ${sf.getLineAndCharacterOfPosition(ref.getStart(sf)).line + 1} other than by a call`;
+    if (!passed(target.file, call.getStart(sf))) return `it is also called at line ${sf.getLineAndCharacterOfPosition(call.getStart(sf)).line + 1} with another value`;
+  }
+  const { importers, hidden } = importersOf(project, target);
+  if (hidden) return `${hidden} imports its module as a whole`;
+  for (const { file, local: name } of importers) {
+    const refs = facts.find((f) => f.kind === 'refs' && f.file === file && f.local === name);
+    const there = nameFrom(target.file, file);
+    if (!refs || refs.kind !== 'refs') return `${there} imports it and does not hand it such a result`;
+    if (refs.other > 0) return `${there} uses it other than by calls`;
+    if (refs.calls.some((at) => !passed(file, at))) return `${there} also calls it with another value`;
+  }
+  return undefined;
+}
+
+/** A parameter's type, written for the v5 result: an inline one of the data is rewritten, a named one marked. */
+function parameterType(r: Reads, type: ts.TypeNode | undefined, shape: 'data' | 'result'): void {
+  if (!type || type.kind === ts.SyntaxKind.AnyKeyword || type.kind === ts.SyntaxKind.UnknownKeyword) return;
+  if (shape === 'data' && ts.isTypeLiteralNode(type)) return rewriteDataType(r, type);
+  r.todo(type, `the type \`${type.getText(r.sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
+}
+
+/** The parameter `index` of a function the run hands results to, rewritten or marked. */
+function moveParameterReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], name: string, schema: GraphQLSchema | undefined): void {
+  const sf = ch.sf;
+  const target = { file: sf.fileName, name };
+  const passes = facts.filter((f): f is Extract<CrossFact, { kind: 'pass' }> => f.kind === 'pass' && sameOrigin(f.target, target));
+  const decl = declarationOf(sf, name);
+  const where = (p: (typeof passes)[number]) => (p.file === target.file ? 'this file' : nameFrom(target.file, p.file));
+  for (const index of [...new Set(passes.map((p) => p.index))].sort()) {
+    const mine = passes.filter((p) => p.index === index);
+    const first = mine[0]!;
+    const param = decl?.fn?.parameters[index];
+    const summary = [...new Set(mine.map((p) => describeMoves(p.moves)))].join('; ');
+    const mark = (node: ts.Node, why: string) => ch.manual(node, `\`${name}\` receives the result of an operation whose paths move (from ${where(first)}), but ${why}; move its reads: ${summary}`);
+    if (!decl) {
+      ch.manual(sf.statements[0] ?? sf, `\`${name}\` receives the result of an operation whose paths move, but the migration cannot find its declaration; move its reads: ${summary}`);
+      continue;
+    }
+    if (!decl.fn || !param || param.dotDotDotToken) {
+      mark(decl.node, 'it is not a function whose parameter the migration can follow');
+      continue;
+    }
+    const local = referencesOf(decl.id);
+    const why = local ? unproven(project, facts, target, index, local, sf) : `\`${name}\` is declared more than once here`;
+    if (why) {
+      mark(param, why);
+      continue;
+    }
+    const r = readsOf(ch, first.moves, first.open, schema);
+    bindName(r, param.name, first.shape === 'data' ? DATA : (RESULT as Shape));
+    parameterType(r, param.type, first.shape);
+    ch.note(param, `reads of the result handed to \`${name}\` moved: ${r.summary}`);
+  }
+}
+
+/** This file's part of what other files found: callees' parameters and imported documents. */
+export function moveCrossFileReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], schema: GraphQLSchema | undefined): void {
+  if (facts.length === 0) return;
+  const sf = ch.sf;
+  const file = sf.fileName;
+  const callees = new Set(facts.flatMap((f) => (f.kind === 'pass' && f.target.file === file ? [f.target.name] : [])));
+  for (const name of callees) moveParameterReads(ch, project, facts, name, schema);
+  const docs = facts.filter((f): f is Extract<CrossFact, { kind: 'doc' }> => f.kind === 'doc');
+  if (docs.length === 0) return;
+  const mine = project.facts(file);
+  if (!mine) return;
+  for (const local of Object.keys(mine.imports)) {
+    const { module, name } = mine.imports[local]!;
+    const origin = originOf(project, file, module, name);
+    const doc = origin && docs.find((d) => sameOrigin(origin, { file: d.file, name: d.name }));
+    if (!doc) continue;
+    const r = readsOf(ch, doc.moves, doc.open, schema);
+    const binding = importBinding(sf, local);
+    const refs = binding && referencesOf(binding);
+    if (!refs) {
+      r.todo(binding ?? sf.statements[0] ?? sf, `the document \`${local}\` imported from ${nameFrom(file, doc.file)} is bound in a way the migration cannot follow`);
+      continue;
+    }
+    moveImportedReads(r, refs);
+  }
+}

@@ -110,10 +110,9 @@ const ABSENT: unique symbol = Symbol('absent');
  * `loadAll` reads and writes values without a promise per key. An `Error` value stands for a
  * failed key, as in DataLoader's `prime`.
  *
- * A batch's values are kept as the batch (`keepBatch`) and entered into the map only when the
- * cache is next read: most loaders of an operation are called once and never read again (each
- * level asks a loader once, with all its keys), and a `Map.set` per loaded key was ~7% of a
- * 10-root operation's CPU profile (issue 31.1).
+ * A batch's values are kept as the batch (`keepBatch`) and entered into the map when the cache is
+ * next read: most loaders of an operation are asked once, and a `Map.set` per loaded key was ~7%
+ * of a 10-root operation's CPU profile (issue 31.1).
  */
 class ValueCache implements DataLoader.CacheMap<unknown, Promise<unknown>> {
   private readonly entries = new Map<unknown, unknown>();
@@ -158,7 +157,6 @@ class ValueCache implements DataLoader.CacheMap<unknown, Promise<unknown>> {
   /** The value (or the pending promise) for `id`, or ABSENT. */
   peek(id: unknown): unknown {
     this.settle();
-    if (this.entries.size === 0) return ABSENT;
     const entry = this.entries.get(id);
     return entry !== undefined || this.entries.has(id) ? entry : ABSENT;
   }

@@ -3,6 +3,7 @@
  * installed none of the optional database peers (drizzle-orm, pg, PGlite), so the SQL store's
  * module is only loaded when a SQL store is asked for.
  */
+import { requirePeers, usageStorePeers } from '../src/peers/peers.js';
 import type { SqlDatabase } from '../src/orm/types.js';
 import type { SqlUsageStoreOptions } from './usage-sql.js';
 import type { UsageStore } from './usage-store.js';
@@ -50,6 +51,8 @@ export interface OpenUsageStoreOptions {
  */
 export async function openUsageStore(url: string, options: OpenUsageStoreOptions = {}): Promise<UsageStore> {
   const timeout = options.timeoutMs ?? 5000;
+  // Before any import: one line naming every missing package, not Node's error for the first.
+  requirePeers(`openUsageStore(${url.replace(/^([a-z]+:).*/is, '$1…')})`, usageStorePeers(url));
   if (/^postgres(ql)?:\/\//i.test(url)) {
     const [{ default: pg }, { drizzle }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
     const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: timeout, query_timeout: timeout });

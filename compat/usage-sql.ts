@@ -4,47 +4,52 @@
  * takes min/max of first/last seen, so the order batches arrive in (and clock skew between the
  * processes) cannot change the totals.
  */
-import { gte, lt, sql } from 'drizzle-orm';
-import { bigint, date, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { core, drizzle, pgCore } from '../src/orm/drizzle.js';
 import { onOneConnection } from '../src/orm/cancel.js';
 import type { SqlDatabase } from '../src/orm/types.js';
 import { coalesceRows, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
 
-export const usageTable = pgTable(
-  'ergraph_usage',
-  {
-    coordinate: text('coordinate').notNull(),
-    client: text('client').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
-    count: bigint('count', { mode: 'number' }).notNull(),
-    firstSeen: timestamp('first_seen', { withTimezone: true, precision: 3 }).notNull(),
-    lastSeen: timestamp('last_seen', { withTimezone: true, precision: 3 }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.coordinate, t.client, t.day] }), index('ergraph_usage_day').on(t.day)],
-);
+/** The store's tables, defined on first use: drizzle-orm is an optional peer, loaded then. */
+function defineTables() {
+  const { bigint, date, index, pgTable, primaryKey, text, timestamp } = pgCore();
+  const usageTable = pgTable(
+    'ergraph_usage',
+    {
+      coordinate: text('coordinate').notNull(),
+      client: text('client').notNull(),
+      day: date('day', { mode: 'string' }).notNull(),
+      count: bigint('count', { mode: 'number' }).notNull(),
+      firstSeen: timestamp('first_seen', { withTimezone: true, precision: 3 }).notNull(),
+      lastSeen: timestamp('last_seen', { withTimezone: true, precision: 3 }).notNull(),
+    },
+    (t) => [primaryKey({ columns: [t.coordinate, t.client, t.day] }), index('ergraph_usage_day').on(t.day)],
+  );
 
-export const usageCoordinatesTable = pgTable('ergraph_usage_coordinates', {
-  coordinate: text('coordinate').primaryKey(),
-  replacement: text('replacement').notNull(),
-  usage: text('usage'),
-  /** When any process first served it: a verdict of "no use for N days" needs N days of watching. */
-  trackedSince: timestamp('tracked_since', { withTimezone: true, precision: 3 }).notNull(),
-});
+  const usageCoordinatesTable = pgTable('ergraph_usage_coordinates', {
+    coordinate: text('coordinate').primaryKey(),
+    replacement: text('replacement').notNull(),
+    usage: text('usage'),
+    /** When any process first served it: a verdict of "no use for N days" needs N days of watching. */
+    trackedSince: timestamp('tracked_since', { withTimezone: true, precision: 3 }).notNull(),
+  });
 
-/**
- * The ids of the batches already added, written in the same transaction as their counts: a batch
- * sent again because the reply to its COMMIT was lost (the connection broke after the server
- * committed) finds its id here and adds nothing. Ids older than `FLUSH_IDS_KEPT_MS` are deleted;
- * a recorder retries within a minute of the database answering again.
- */
-export const usageFlushesTable = pgTable(
-  'ergraph_usage_flushes',
-  {
-    id: text('id').primaryKey(),
-    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-  },
-  (t) => [index('ergraph_usage_flushes_at').on(t.at)],
-);
+  /**
+   * The ids of the batches already added, written in the same transaction as their counts: a batch
+   * sent again because the reply to its COMMIT was lost (the connection broke after the server
+   * committed) finds its id here and adds nothing. Ids older than `FLUSH_IDS_KEPT_MS` are deleted;
+   * a recorder retries within a minute of the database answering again.
+   */
+  const usageFlushesTable = pgTable(
+    'ergraph_usage_flushes',
+    {
+      id: text('id').primaryKey(),
+      at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    },
+    (t) => [index('ergraph_usage_flushes_at').on(t.at)],
+  );
+  return { usageTable, usageCoordinatesTable, usageFlushesTable };
+}
+let tables: ReturnType<typeof defineTables> | undefined;
 
 const FLUSH_IDS_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -94,6 +99,9 @@ export interface SqlUsageStoreOptions {
  * nothing: the first write fails, is reported, and is tried again.
  */
 export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {}): UsageStore {
+  drizzle('a SQL usage store');
+  const { gte, lt, sql } = core();
+  const { usageTable, usageCoordinatesTable, usageFlushesTable } = (tables ??= defineTables());
   let ready: Promise<void> | undefined;
   let prunedAt = 0;
   // Transactions go through onOneConnection: a node-postgres client checked out for one has no

@@ -14,6 +14,8 @@ import { describe, expect, it } from 'vitest';
 const RANK: Record<string, number> = {
   'src/telemetry': 0,
   'src/er': 0,
+  // Loading optional peers with one message for all (src/orm and the commands use it).
+  'src/peers': 0,
   'src/resolver': 1,
   'src/graphql': 2,
   'src/orm': 2,

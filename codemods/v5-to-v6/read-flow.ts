@@ -82,17 +82,37 @@ function identifiersNamed(sf: ts.SourceFile, text: string): readonly ts.Identifi
 export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
   const p = name.parent;
   // A function's or class's name is visible where the declaration is, not only inside it.
-  const scope = scopeOf(ts.isBindingElement(p) || ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) ? p : name);
+  const scope = scopeOf(ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) ? p : declarationOf(name));
   const sf = name.getSourceFile();
   const [start, end] = [scope.getStart(sf), scope.getEnd()];
   const refs: ts.Identifier[] = [];
-  let declarations = 0;
+  const hidden: ts.Node[] = [];
   for (const id of identifiersNamed(sf, name.text)) {
-    if (id.getStart(sf) < start || id.getEnd() > end) continue;
-    if (isDeclarationName(id)) declarations++;
-    else if (ts.isShorthandPropertyAssignment(id.parent) || !isNonReference(id)) refs.push(id);
+    if (id.getStart(sf) < start || id.getEnd() > end || id === name) continue;
+    if (!isDeclarationName(id)) {
+      if (ts.isShorthandPropertyAssignment(id.parent) || !isNonReference(id)) refs.push(id);
+      continue;
+    }
+    // `.then(({ data }) => …)` inside a component that has its own `data`: a nested parameter or
+    // let/const hides the name in its own scope only. Anything else (a second declaration in the
+    // same scope, a `var`, a function or import) leaves the references undecidable.
+    const inner = shadowScope(id);
+    if (!inner || inner === scope || inner.getStart(sf) < start || inner.getEnd() > end) return undefined;
+    hidden.push(inner);
   }
-  return declarations === 1 ? refs : undefined;
+  return refs.filter((id) => !hidden.some((h) => id.getStart(sf) >= h.getStart(sf) && id.getEnd() <= h.getEnd()));
+}
+
+function declarationOf(name: ts.Identifier): ts.Node {
+  return ts.isBindingElement(name.parent) || ts.isVariableDeclaration(name.parent) || ts.isParameter(name.parent) ? name.parent : name;
+}
+
+/** The scope a parameter or let/const declares `id` in; undefined for declarations whose reach this approximation cannot bound. */
+function shadowScope(id: ts.Identifier): ts.Node | undefined {
+  const decl = declarationOf(id);
+  if (ts.findAncestor(decl, ts.isParameter)) return scopeOf(decl);
+  const list = ts.findAncestor(decl, ts.isVariableDeclarationList);
+  return list && list.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const) ? scopeOf(decl) : undefined;
 }
 
 /** `value` is bound to `name` (a variable, a parameter, a destructuring pattern). */

@@ -100,9 +100,12 @@ function options(r: Reads, arg: ts.Node | undefined): void {
 
 /** The result type a call names (`useQuery<GetUsers>(…)`) still describes the v5 shape. */
 function typeArguments(r: Reads, call: ts.CallExpression): void {
-  if (call.typeArguments?.length)
+  if (call.typeArguments?.length && describesShape(call.typeArguments[0]!))
     r.todo(call, `the type argument \`${call.typeArguments[0]!.getText(r.sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
 }
+
+/** `useQuery<any>(…)` names no shape (Apollo Client 4 types an untyped document's data as `unknown`, so untyped code writes it): nothing to regenerate. */
+const describesShape = (type: ts.Node): boolean => type.kind !== ts.SyntaxKind.AnyKeyword && type.kind !== ts.SyntaxKind.UnknownKeyword;
 
 /** The document is the `index`th argument of `call`. */
 function positional(r: Reads, call: ts.CallExpression, index: number): void {
@@ -201,7 +204,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
     errorPaths(r);
   }
   const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;
-  if (generic) r.todo(docNode, `the type argument \`${generic.getText(sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
+  if (generic && describesShape(generic)) r.todo(docNode, `the type argument \`${generic.getText(sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
   if (twice) return r.todo(docNode, `operations of this document move \`data.${twice.from[0]}\` to different places`);
   const node = outer(docNode);

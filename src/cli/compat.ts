@@ -1,5 +1,5 @@
 /** `ergraph compat report --database <url> [--days N] [--format md|json]`: the retirement verdict. */
-import { requirePeers, usageStorePeers } from '../cli-kit/peers.js';
+import { requirePeers, usageStorePeers } from '../peers/peers.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 
 export interface CompatReportArgs {

@@ -10,7 +10,7 @@ import type { McpApp } from '../mcp/apps.js';
 import { EXIT, type CliIO } from './io.js';
 import { loadApps } from './load-apps.js';
 import { ergraphPackage, ergraphRoot, graphqlEntryFrom, installedFrom, satisfiesCaret } from './packages.js';
-import { installCommand, missingPeers } from '../cli-kit/peers.js';
+import { installCommand, missingPeers } from '../peers/peers.js';
 
 export type Status = 'ok' | 'note' | 'warn' | 'fail';
 

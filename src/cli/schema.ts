@@ -4,7 +4,7 @@
  */
 import { formatSchemaDiff, schemaDiff } from '../schema/diff.js';
 import { schemaSdl } from '../schema/index.js';
-import { requirePeers, usageStorePeers } from '../cli-kit/peers.js';
+import { requirePeers, usageStorePeers } from '../peers/peers.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 import { loadApps, pickApp } from './load-apps.js';
 

@@ -3,8 +3,8 @@
  * federation-capable options. The core never imports this module: the handler only knows the
  * `DiagramExtension` shape, so `ergraph` stays usable without Drizzle installed.
  */
-import { asc, eq, getTableColumns, getTableName, is } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { asc, eq, getTableColumns, getTableName, is, pgCore } from './drizzle.js';
 import { z } from 'zod';
 import { Entity, ErDiagram } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';
@@ -67,7 +67,7 @@ export class AutoQueryConfig implements DiagramExtension {
   extend(diagram: ErDiagram, options: ExtendOptions): ErDiagram {
     const { sessionFactory, base } = options;
     if (!sessionFactory) throw new ConfigError('autoQueryConfig needs sessionFactory: (context) => drizzle database');
-    const tables = base ? new Set(Object.values(base).filter((v): v is PgTable => is(v, PgTable))) : undefined;
+    const tables = base ? new Set(Object.values(base).filter((v): v is PgTable => is(v, pgCore().PgTable))) : undefined;
     const entities = diagram.entities.map((entity) => {
       const entry = tableEntryOf(entity.kls);
       if (!entry || (tables && !tables.has(entry.table))) return entity;

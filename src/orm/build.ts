@@ -5,7 +5,7 @@
  * database of the request it serves. Its relationships are sql-relationship.ts, their loaders
  * loaders.ts.
  */
-import { eq, getTableName } from 'drizzle-orm';
+import { eq, getTableName } from './drizzle.js';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Entity } from '../er/diagram.js';
 import { ConfigError } from '../er/errors.js';

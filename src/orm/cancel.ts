@@ -11,7 +11,7 @@
  * - PGlite (and a single node-postgres `Client`): nothing can be cancelled; the statement finishes,
  *   its rows are dropped, and no further statement starts.
  */
-import { entityKind } from 'drizzle-orm';
+import { core } from './drizzle.js';
 import type { SqlDatabase } from './types.js';
 
 type Session = SqlDatabase['_']['session'];
@@ -45,6 +45,7 @@ type PostgresJs = { unsafe(...args: unknown[]): PostgresJsQuery };
 type Driver = 'pg-pool' | 'postgres-js' | 'none';
 
 function driverOf(db: SqlDatabase): Driver {
+  const { entityKind } = core();
   const session = db._.session as unknown as { constructor: { [entityKind]?: string }; client?: unknown };
   const kind = session.constructor[entityKind];
   const client = session.client as Partial<PgPoolLike> | undefined;

@@ -2,6 +2,12 @@
  * `ergraph/orm`: the Drizzle integration. Models from tables, relationships from relations,
  * batch loaders and per-parent SQL pagination, and generated root queries.
  */
+import { drizzle } from './drizzle.js';
+
+// Everything here works on Drizzle tables: without drizzle-orm (an optional peer) the import
+// itself says so in one line, rather than the first call.
+drizzle('ergraph/orm');
+
 export { tableModel, tableOf, columnSchema } from './table-model.js';
 export type { TableShape } from './table-model.js';
 export { buildRelationship } from './build.js';

@@ -13,8 +13,8 @@
  * Read statically from the Drizzle schema (what drizzle-kit migrates): an index created only by
  * hand-written SQL is not seen.
  */
-import { getTableName } from 'drizzle-orm';
-import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { getTableConfig, getTableName } from './drizzle.js';
 import { SqlRelationship } from './sql-relationship.js';
 import type { NormalizedOrder } from './types.js';
 

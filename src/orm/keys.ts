@@ -1,5 +1,5 @@
-import { getTableColumns, getTableName } from 'drizzle-orm';
-import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { getTableColumns, getTableConfig, getTableName } from './drizzle.js';
 import { ConfigError } from '../er/errors.js';
 
 /** The TypeScript key of a column (what rows and models use), not its SQL name. */

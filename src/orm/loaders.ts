@@ -4,7 +4,7 @@
  * `sessionFactory` a DataLoader class per relationship that runs on the request's database.
  */
 import DataLoader from 'dataloader';
-import { getTableName } from 'drizzle-orm';
+import { getTableName } from './drizzle.js';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { AnyModelClass } from '../er/model.js';
 import type { LoaderClass, LoaderInfo, LoaderRef, PageLoadFn, PageRequest } from '../er/relationship.js';

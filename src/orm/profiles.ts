@@ -3,7 +3,7 @@
  * `ergraph/federation`). Local list relationships to that entity page by them too (spec 2.7,
  * rule 4). Read by shape so the SQL integration does not depend on the federation module.
  */
-import { getTableColumns, getTableName } from 'drizzle-orm';
+import { getTableColumns, getTableName } from './drizzle.js';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { ConfigError } from '../er/errors.js';
 import type { AnyModelClass } from '../er/model.js';

@@ -4,8 +4,9 @@
  * Each statement reads only the columns asked for (`Fields`), plus the keys the loader itself
  * needs to put rows back in place.
  */
-import { getTableColumns, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
-import { QueryBuilder, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { core, getTableColumns, getTableName, inArray, pgCore } from './drizzle.js';
 import type { Page } from '../er/relationship.js';
 import { traced } from './trace.js';
 import { primaryKeyColumns } from './keys.js';
@@ -45,6 +46,7 @@ export function columnsOf(table: PgTable, fields: Fields, required: readonly PgC
 }
 
 function orderSql(order: NormalizedOrder | undefined, primaryKey: PgColumn | readonly PgColumn[]): SQL {
+  const { sql } = core();
   const dir = order?.direction === 'desc' ? sql`desc` : sql`asc`;
   const tiebreak = sql.join(asList(primaryKey).map((c) => sql`${c} ${dir}`), sql`, `);
   if (!order) return tiebreak;
@@ -127,12 +129,13 @@ function listStatement(source: ListSource, fields: Fields): ListStatement {
 }
 
 function renderListStatement(source: ListSource, fields: Fields): ListStatement {
+  const { sql } = core();
   const cols = Object.entries(columnsOf(source.target, fields, asList(source.primaryKey)));
   // A one-to-many's parent key is a column of the rows: read once when the selection has it.
   const own = source.through ? -1 : cols.findIndex(([, column]) => column === source.parentKey);
   const first = own === -1 ? 1 : 0;
   const selection = Object.fromEntries(own === -1 ? [['__ergraph_parent', source.parentKey], ...cols] : cols);
-  const builder = new QueryBuilder();
+  const builder = new (pgCore().QueryBuilder)();
   const base = source.through
     ? builder.select(selection).from(source.through.table).innerJoin(source.target, source.through.on)
     : builder.select(selection).from(source.target);
@@ -268,6 +271,7 @@ function pageStatement(source: ListSource, page: PageQuery, fields: Fields, numb
 }
 
 function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields, numberKeys: boolean): PageStatement {
+  const { sql } = core();
   const placeholder = (name: PageParam) => sql.placeholder(name);
   const k = sql`unnest(${placeholder('keys')}::${arrayType(source.parentKey)}) with ordinality as "__k"("key", "ord")`;
   const parent = sql`"__k"."key"`;
@@ -293,7 +297,7 @@ function renderPageStatement(source: ListSource, page: PageQuery, fields: Fields
       : undefined;
   const read = cols.filter(([key]) => key !== fromKey);
   // Only the builder's SQL is used (no database): the statement runs through the request's own.
-  const builder = new QueryBuilder();
+  const builder = new (pgCore().QueryBuilder)();
   const base = source.through
     ? builder.select(Object.fromEntries(cols)).from(source.through.table).innerJoin(source.target, source.through.on)
     : builder.select(Object.fromEntries(cols)).from(source.target);

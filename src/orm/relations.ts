@@ -2,17 +2,9 @@
  * Reads a Drizzle schema module (tables + `relations(...)`) into plain edge descriptions:
  * which table points where, through which columns, and with which cardinality.
  */
-import {
-  createTableRelationsHelpers,
-  extractTablesRelationalConfig,
-  getTableName,
-  is,
-  Many,
-  normalizeRelation,
-  One,
-  type TablesRelationalConfig,
-} from 'drizzle-orm';
-import { PgTable, type PgColumn } from 'drizzle-orm/pg-core';
+import type { One, TablesRelationalConfig } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { core, getTableName, is, pgCore } from './drizzle.js';
 import { ConfigError } from '../er/errors.js';
 
 export type EdgeKind = 'many-to-one' | 'one-to-one' | 'one-to-many' | 'many-to-many';
@@ -46,6 +38,8 @@ function single(columns: PgColumn[], id: string, side: string): PgColumn {
 }
 
 export function readSchema(schema: Record<string, unknown>): SchemaTables {
+  const { createTableRelationsHelpers, extractTablesRelationalConfig, Many, normalizeRelation, One } = core();
+  const { PgTable } = pgCore();
   const { tables, tableNamesMap } = extractTablesRelationalConfig<TablesRelationalConfig>(
     schema,
     createTableRelationsHelpers,

@@ -3,8 +3,9 @@
  * with their rows as arrays of values, and each row turned into an item's row by code compiled
  * for its columns. queries.ts says which statements and why.
  */
-import { Column, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgColumn } from 'drizzle-orm/pg-core';
+import type { Placeholder, SQL } from 'drizzle-orm';
+import type { PgColumn, PgDialect } from 'drizzle-orm/pg-core';
+import { core, pgCore } from './drizzle.js';
 import { mayCompile } from '../er/model.js';
 import type { SqlDatabase } from './types.js';
 
@@ -18,23 +19,27 @@ export const NUMBER_INTEGERS = new Set(['PgInteger', 'PgSmallInt', 'PgSerial', '
 /** The SQL type of an array of `column`'s values, for `unnest($1::<type>[])` and `= any($1::<type>[])`. */
 export function arrayType(column: PgColumn): SQL {
   const type = column.getSQLType();
-  return sql.raw(`${SERIAL_BASE[type.toLowerCase()] ?? type}[]`);
+  return core().sql.raw(`${SERIAL_BASE[type.toLowerCase()] ?? type}[]`);
 }
 
 /**
  * Renders parameters as `\0<n>\0`, so the text can be cut exactly where they go: PostgreSQL
  * refuses NUL in identifiers and literals, so no other part of a statement can contain it.
  */
-class CutDialect extends PgDialect {
-  override escapeParam(num: number): string {
-    return `\0${num}\0`;
+let cut: PgDialect | undefined;
+function cutDialect(): PgDialect {
+  if (cut) return cut;
+  class CutDialect extends pgCore().PgDialect {
+    override escapeParam(num: number): string {
+      return `\0${num}\0`;
+    }
   }
+  return (cut = new CutDialect());
 }
-const cutDialect = new CutDialect();
 
 /** A statement's text with `$n` parameters, and the placeholders' names in `$n` order. */
 export function render<P extends string>(query: SQL): { text: string; params(values: Record<P, unknown>): unknown[] } {
-  const rendered = cutDialect.sqlToQuery(query);
+  const rendered = cutDialect().sqlToQuery(query);
   const parts = rendered.sql.split(/\0\d+\0/);
   const names = rendered.params.map((p) => (p as Placeholder).name as P);
   return { text: parts.reduce((out, part, i) => `${out}$${i}${part}`), params: (values) => names.map((name) => values[name]) };
@@ -47,7 +52,7 @@ export function render<P extends string>(query: SQL): { text: string; params(val
  * ("cannot cast type bigint to bigint[]"); as text, every driver leaves the type to the cast.
  */
 export function keyEncoder(column: PgColumn): (key: unknown) => unknown {
-  const own = column.mapToDriverValue !== Column.prototype.mapToDriverValue;
+  const own = column.mapToDriverValue !== core().Column.prototype.mapToDriverValue;
   return (key) => {
     const value = own && key !== null && key !== undefined ? column.mapToDriverValue(key) : key;
     return typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : value;
@@ -56,7 +61,7 @@ export function keyEncoder(column: PgColumn): (key: unknown) => unknown {
 
 /** A driver value as a Drizzle `select` gives it: through the column's own `mapFromDriverValue`, if any. */
 export function valueDecoder(column: PgColumn): (value: unknown) => unknown {
-  if (column.mapFromDriverValue === Column.prototype.mapFromDriverValue) return (value) => value;
+  if (column.mapFromDriverValue === core().Column.prototype.mapFromDriverValue) return (value) => value;
   return (value) => (value === null || value === undefined ? value : column.mapFromDriverValue(value));
 }
 
@@ -71,7 +76,7 @@ export function valueDecoder(column: PgColumn): (value: unknown) => unknown {
  */
 export function rowBuilder(cols: readonly (readonly [string, PgColumn])[], positions: readonly number[]): (values: readonly unknown[], key?: unknown) => Row {
   const columns = cols.map(([, column]) => column);
-  const decodes = columns.map((column) => column.mapFromDriverValue !== Column.prototype.mapFromDriverValue);
+  const decodes = columns.map((column) => column.mapFromDriverValue !== core().Column.prototype.mapFromDriverValue);
   if (mayCompile()) {
     const props = cols.map(([key], i) => {
       const value = positions[i] === -1 ? 'k' : `v[${positions[i]}]`;

@@ -3,8 +3,9 @@
  * returns a model class; a registry remembers which table each model class (and every class
  * extending it) stands for, so the SQL integration can go from an entity back to its table.
  */
-import { getTableColumns, getTableName, is, type Column, type Table } from 'drizzle-orm';
-import { PgArray, PgTable } from 'drizzle-orm/pg-core';
+import type { Column, Table } from 'drizzle-orm';
+import type { PgArray, PgTable } from 'drizzle-orm/pg-core';
+import { getTableColumns, getTableName, is, pgCore } from './drizzle.js';
 import { z } from 'zod';
 import { ConfigError } from '../er/errors.js';
 import { model, type AnyModelClass, type ModelClass } from '../er/model.js';
@@ -61,7 +62,7 @@ const pascal = (s: string) =>
  */
 function arrayElement(table: Table, key: string, column: Column): Column {
   const element = (column as unknown as PgArray<never, never>).baseColumn as Column;
-  if (is(element, PgArray)) {
+  if (is(element, pgCore().PgArray)) {
     throw new ConfigError(
       `tableModel: column ${getTableName(table)}.${column.name} is a multi-dimensional array, which has no model type; declare the model by hand`,
     );
@@ -159,7 +160,7 @@ export type TableShape<T extends Table> = { [K in keyof T['_']['columns']]: z.Zo
  * class is made once per table; extend it to add relationships, queries or a nicer name.
  */
 export function tableModel<T extends PgTable>(table: T): ModelClass<TableShape<T>> {
-  if (!is(table, PgTable)) throw new ConfigError(`tableModel takes a Drizzle pgTable, got ${String(table)}`);
+  if (!is(table, pgCore().PgTable)) throw new ConfigError(`tableModel takes a Drizzle pgTable, got ${String(table)}`);
   const known = byTable.get(table);
   if (known) return known.model as unknown as ModelClass<TableShape<T>>;
   const shape: Record<string, z.ZodType> = {};

@@ -1,4 +1,4 @@
-import { Column, is } from 'drizzle-orm';
+import { core, is } from './drizzle.js';
 import type { PgColumn, PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 
 /** Any Drizzle PostgreSQL database: `drizzle-orm/pglite`, `drizzle-orm/node-postgres`, ... */
@@ -18,7 +18,7 @@ export interface NormalizedOrder {
 }
 
 export function normalizeOrder(order: OrderBy): NormalizedOrder {
-  const spec = is(order, Column) ? { column: order as PgColumn } : (order as Exclude<OrderBy, PgColumn>);
+  const spec = is(order, core().Column) ? { column: order as PgColumn } : (order as Exclude<OrderBy, PgColumn>);
   const direction = spec.direction ?? 'asc';
   // PostgreSQL's own default: nulls sort as if larger than any value.
   return { column: spec.column, direction, nulls: spec.nulls ?? (direction === 'asc' ? 'last' : 'first') };

@@ -10,8 +10,12 @@
  * change and fails the test. `ergraph-migrate verify` then runs each app's documents through
  * compat and v6 and must find no difference.
  *
- * The client libraries are stand-ins with the real call and result shapes
- * (fixtures/client-corpus/shims/README.md): they are not dependencies of this repository.
+ * The clients are the real libraries (Apollo Client, urql, graphql-request, Relay, gql.tada; devDependencies),
+ * so the migrated code must compile against their own typings: the v5 apps are type-checked too,
+ * against types gql.tada generates from the v5 schema, and again after the migration against the
+ * v6 schema's, as a user regenerates them; Relay's documents go through the Relay compiler
+ * against each schema and run through babel-plugin-relay (fixtures/client-corpus/relay-loader).
+ * Hooks run under React (fixtures/client-corpus/render).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v5SchemaSdl } from '../../compat/index.js';
 import { handler } from '../../fixtures/client-corpus/server.js';
 import type { ServedApp } from '../../src/http/index.js';
 import { serveV5AndV6 } from '../support/v5-and-v6-server.js';
@@ -33,17 +38,19 @@ const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.ur
 const CORPUS = join(FIXTURES, 'client-corpus');
 const APPS = readdirSync(join(CORPUS, 'apps')).sort();
 
-/** The stand-ins, by the name the apps import them under. */
-const SHIMS: Record<string, string> = {
-  '@apollo/client': '@apollo/client',
-  urql: 'urql',
-  'graphql-request': 'graphql-request',
-  'react-relay': 'react-relay',
-  'gql.tada': 'gql.tada',
-  'corpus-transport': 'transport',
+/** Copied into each app's node_modules: the React harness, and babel-plugin-relay as a loader hook (Relay's bundler step). */
+const LOCAL: Record<string, string> = {
+  'corpus-render': 'render',
+  'corpus-relay-loader': 'relay-loader',
 };
-/** Real packages the stand-ins and apps import, from the repository's node_modules. */
-const PACKAGES = ['graphql', 'graphql-tag', '@graphql-typed-document-node/core', 'tsx'];
+/** The real packages the apps import, linked from the repository's node_modules (devDependencies). */
+const PACKAGES = [
+  'graphql', 'graphql-tag', '@graphql-typed-document-node/core', 'tsx', 'react', '@types/react', 'react-test-renderer',
+  '@apollo/client', 'rxjs', 'urql', '@urql/core', 'graphql-request', 'gql.tada',
+  'relay-runtime', 'react-relay', '@types/relay-runtime', '@types/react-relay', '@babel/core', 'babel-plugin-relay',
+];
+const TADA = join(REPO, 'node_modules', 'gql.tada', 'bin', 'cli.js');
+const RELAY = join(REPO, 'node_modules', 'relay-compiler', 'cli.js');
 
 /**
  * The manual work each migration must report (file:line of its TODO): the readers it cannot
@@ -91,7 +98,22 @@ const before = new Map<string, Outcome>();
 let migration: Outcome = { code: -1, out: '', err: '' };
 const after = new Map<string, Outcome>();
 let verified: Outcome = { code: -1, out: '', err: '' };
+let diagnosticsV5: Diagnostic[] = [];
 let diagnostics: Diagnostic[] = [];
+let generatedV5: Outcome[] = [];
+let generatedV6: Outcome[] = [];
+
+/**
+ * What the apps generate from the schema, as their tools do: gql.tada's types for the typed app,
+ * the Relay compiler's artifacts (which it validates the documents for) for the Relay app.
+ */
+async function generate(sdl: string): Promise<Outcome[]> {
+  const typed = join(root, 'apps', 'typed');
+  const relay = join(root, 'apps', 'relay');
+  writeFileSync(join(typed, 'schema.graphql'), sdl);
+  writeFileSync(join(relay, 'schema.graphql'), sdl);
+  return Promise.all([spawn(typed, [TADA, 'generate', 'output', '--tsconfig', './tsconfig.json']), spawn(relay, [RELAY, './relay.config.json'])]);
+}
 
 beforeAll(async () => {
   // One server, as the README mounts it: compat (v5) at /graphql/v5, v6 at /graphql.
@@ -105,7 +127,7 @@ beforeAll(async () => {
     const dir = join(apps, name);
     cpSync(join(CORPUS, 'apps', name), dir, { recursive: true });
     // Copies, not links: Node resolves a linked package's imports from where it really lives.
-    for (const [module, shim] of Object.entries(SHIMS)) cpSync(join(CORPUS, 'shims', shim), join(dir, 'node_modules', module), { recursive: true });
+    for (const [module, local] of Object.entries(LOCAL)) cpSync(join(CORPUS, local), join(dir, 'node_modules', module), { recursive: true });
     for (const pkg of PACKAGES) {
       mkdirSync(join(dir, 'node_modules', pkg, '..'), { recursive: true });
       symlinkSync(join(REPO, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
@@ -114,16 +136,21 @@ beforeAll(async () => {
   // One repository of all the apps (a monorepo of clients): one migration run and one verify run
   // cover them all, which keeps the test's cost to two CLI starts.
   writeFileSync(join(apps, '.gitignore'), 'node_modules\n');
+  generatedV5 = await generate(v5SchemaSdl(handler));
+  diagnosticsV5 = typeCheck(apps, { typeRoots: [join(REPO, 'node_modules', '@types')] });
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=corpus@example.com', '-c', 'user.name=corpus', ...args], { cwd: apps });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'clients on v5');
-  const run = (name: string, url: string) => spawn(join(apps, name), ['--import', 'tsx', 'src/main.ts'], { GRAPHQL_URL: url });
+  const loaders = (name: string) => (name === 'relay' ? ['--import', 'tsx', '--import', 'corpus-relay-loader/register'] : ['--import', 'tsx']);
+  const run = (name: string, url: string) => spawn(join(apps, name), [...loaders(name), 'src/main.ts'], { GRAPHQL_URL: url });
   await Promise.all(APPS.map(async (name) => before.set(name, await run(name, `${base}/graphql/v5`))));
   // The proof a team wants before merging, on the v5 tree: each document through compat and, migrated, through v6.
   verified = await spawn(apps, [BIN, 'verify', '.', '--url', base, '--variables', join(CORPUS, 'verify-variables.json')]);
   migration = await spawn(apps, [BIN, 'v5-to-v6', '.', '--schema', schema]);
-  diagnostics = typeCheck(join(root, 'apps'), { typeRoots: [join(REPO, 'node_modules', '@types')] });
+  // Types and artifacts come from the schema: after the migration, the user regenerates them from v6's.
+  generatedV6 = await generate(printSchema(handler.schema));
+  diagnostics = typeCheck(apps, { typeRoots: [join(REPO, 'node_modules', '@types')] });
   await Promise.all(APPS.map(async (name) => after.set(name, await run(name, `${base}/graphql`))));
 }, 1_800_000);
 
@@ -165,7 +192,13 @@ describe('the client corpus: v5 clients migrated by ergraph-migrate read what th
     }
   });
 
-  it('the migrated apps compile (one program)', () => {
+  it('the v5 apps compile against the real clients\' typings and the v5 schema\'s generated types', () => {
+    for (const { code, out, err } of generatedV5) expect(code, out + err).toBe(0);
+    expect(diagnosticsV5.map(formatDiagnostic)).toEqual([]);
+  });
+
+  it('the migrated apps compile (one program) against them and the v6 schema\'s generated types', () => {
+    for (const { code, out, err } of generatedV6) expect(code, out + err).toBe(0);
     expect(diagnostics.map(formatDiagnostic)).toEqual([]);
   });
 

@@ -50,9 +50,8 @@ if grep -iE "EBADENGINE|Unsupported engine" install.log; then fail "npm install 
 picked="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/package.json', 'utf8')).version")"
 [ "${picked%%.*}" = "$graphql_major" ] || fail "npm installed graphql $picked on Node $node_major, expected $graphql_major"
 echo "   npm install: $(( (t1 - t0) / 1000000 )) ms, node_modules $(du -sh node_modules | cut -f1), $(ls node_modules | wc -l) top-level entries"
-for sub in "" /http /usecase /mcp /compat /migrate; do
-  node --input-type=module -e "await import('ergraph$sub')" || fail "import ergraph$sub without optional peers"
-done
+step "every export path, imported and required, without the optional peers (alone: bash test/consumer/import-paths.sh <project> <root>)"
+bash "$here/import-paths.sh" "$work/empty" "$root" || fail "an export path failed without optional peers, or without its peer printed no one-line message (above)"
 
 if ! $quick; then
 step "every ergraph and ergraph-migrate command of README.md and docs/*.md, with only ergraph installed (no stack trace)"
@@ -87,6 +86,16 @@ cat > package.json <<JSON
 JSON
 npm install "$tgz" "graphql@$graphql_major" zod hono dataloader @hono/node-server drizzle-orm "@electric-sql/pglite@^0.5.0" > install.log 2>&1 || { cat install.log; fail "npm install (app)"; }
 no_peer_warnings install.log "npm install (app)"
+
+step "ergraph/orm loads the drizzle-orm the app imports (its ES module build, one instance), under plain node"
+node --input-type=module -e "
+import { pathToFileURL } from 'node:url';
+import { Column } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+await import('ergraph/orm');
+const { core, pgCore } = await import(pathToFileURL('node_modules/ergraph/dist/src/orm/drizzle.js').href);
+if (pgCore().PgTable !== PgTable || core().Column !== Column) process.exit(1);
+" || fail "ergraph/orm uses another copy of drizzle-orm than the app's import"
 
 step "(a) tsx"
 npx tsx src/main.ts > out-tsx.json || fail "tsx src/main.ts"
@@ -172,6 +181,15 @@ node -e "const { apps } = require('./dist/apps.js'); if (!apps[0].handler.schema
 # ships ES modules; Node's require takes them by the module-sync condition), so graphql's own
 # functions accept ergraph's schema.
 node -e "const { apps } = require('./dist/apps.js'); if (!require('graphql').printSchema(apps[0].handler.schema).includes('User: UserQuery!')) process.exit(1)" || fail "the CommonJS project's require('graphql') is not the graphql ergraph uses"
+# drizzle-orm ships a CommonJS build beside its ES modules: a CommonJS project's require() gets
+# that one, a second copy beside the ES module build ergraph loads; Drizzle recognizes its own
+# classes across copies (by entity kind), so ergraph/orm takes the project's tables.
+node -e "
+const { pgTable, integer, text } = require('drizzle-orm/pg-core');
+const { tableModel, tableOf } = require('ergraph/orm');
+const users = pgTable('users', { id: integer('id').primaryKey(), name: text('name').notNull() });
+if (tableOf(tableModel(users)) !== users) process.exit(1);
+" || fail "ergraph/orm does not take a CommonJS project's Drizzle tables"
 
 $quick && { echo "consumer stage (quick) on Node $node_major passed in $(( $(date +%s) - started )) s"; exit 0; }
 

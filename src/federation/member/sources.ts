@@ -5,12 +5,12 @@
  * selection needs. Other entities use the loader the member registers with
  * `buildFederableApp(handler, { keyLoaders })`; their pages are cut in memory.
  */
-import { getTableColumns } from 'drizzle-orm';
 import { compareBy } from '../../graphql/orders.js';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { ConfigError } from '../../er/errors.js';
 import { toModel, type AnyModelClass } from '../../er/model.js';
 import type { Page } from '../../er/relationship.js';
+import { getTableColumns } from '../../orm/drizzle.js';
 import { primaryKeyColumn } from '../../orm/keys.js';
 import { keyId, pagesByKey, rowsByKey } from '../../orm/queries.js';
 import { tableEntryOf } from '../../orm/table-model.js';

@@ -1,6 +1,6 @@
 /** Optional peers: a command that needs missing ones says so in one line, naming all of them and the install command. */
 import { describe, expect, it } from 'vitest';
-import { installCommand, isInstalled, MissingPeerError, missingPeers, requirePeers, usageStorePeers } from '../../src/cli-kit/peers.js';
+import { installCommand, isInstalled, MissingPeerError, missingPeers, requirePeers, usageStorePeers } from '../../src/peers/peers.js';
 
 describe('optional peers', () => {
   it('finds what this checkout has installed, and not what it lacks', () => {

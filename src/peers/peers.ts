@@ -1,13 +1,15 @@
 /**
- * Optional peers (package.json `peerDependenciesMeta`): a command that needs one checks for all it
- * needs before it loads any, so a project with a plain `npm install ergraph` gets one line naming
- * every missing package and the command that installs them, not Node's module error for the first.
+ * Optional peers (package.json `peerDependenciesMeta`): a command or an import path that needs one
+ * checks for all it needs before it loads any, so a project with a plain `npm install ergraph`
+ * gets one line naming every missing package and the command that installs them, not Node's
+ * module error for the first. Commands call `requirePeers`; library code loads peers through
+ * `load.ts`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** A command needs packages that are not installed: exit 1 with its one-line message. */
+/** Packages that are not installed: a command exits 1 with the one-line message; an import path throws it. */
 export class MissingPeerError extends Error {
   override name = 'MissingPeerError';
 }
@@ -82,8 +84,12 @@ export const missingPeers = (names: readonly string[]): string[] => {
  */
 export function requirePeers(what: string, names: readonly string[], env: Record<string, string | undefined> = process.env): void {
   const missing = missingPeers(names);
-  if (missing.length === 0) return;
-  throw new MissingPeerError(`${what} needs ${list(missing)}, ${missing.length === 1 ? 'which is' : 'which are'} not installed: ${installCommand(missing, env)}`);
+  if (missing.length > 0) throw missingPeerError(what, missing, env);
+}
+
+/** `<what> needs <packages>, which are not installed: <install command>`. */
+export function missingPeerError(what: string, missing: readonly string[], env: Record<string, string | undefined> = process.env): MissingPeerError {
+  return new MissingPeerError(`${what} needs ${list(missing)}, ${missing.length === 1 ? 'which is' : 'which are'} not installed: ${installCommand(missing, env)}`);
 }
 
 /** The packages a usage database URL needs (compat report, schema diff --usage); none for `memory:` or an unknown scheme. */

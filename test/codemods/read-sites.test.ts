@@ -143,7 +143,7 @@ describe('read sites: reads of a rewritten document move with it', () => {
     for (const reason of reasons) expect(result.output).toContain(`// TODO(ergraph-migrate): ${reason}\n`);
   });
 
-  it('does not guess through a shadowed name or an unknown client', () => {
+  it('keeps a shadowing name to its own scope and does not guess through an unknown client', () => {
     const result = migrate(
       lines(
         "import { gql, useQuery } from '@apollo/client';",
@@ -157,10 +157,9 @@ describe('read sites: reads of a rewritten document move with it', () => {
       ),
     );
     expect(result.manual.map((m) => m.reason.split(';')[0])).toEqual([
-      '`data` is declared more than once here, so its reads cannot be told apart',
       'the document is passed to `other`, a client the migration does not know',
     ]);
-    // Neither `data` was rewritten: the pass cannot tell which one reads the document.
+    // The arrow's own `data` parameter shadows the result: its read is not the document's.
     expect(result.output).toContain('=> data.userGetAll;');
   });
 

@@ -4,7 +4,8 @@
  * same files and parsing each once with the same parser and options into a tree with parent
  * links (`ts.createSourceFile(..., setParentNodes: true)`), and nothing else. Rounds of the two
  * sides alternate and are timed in CPU time (bench/report.ts `alternate`).
- * Targets (issue 14.5): >= 2,000 files/s in one thread, and at most 2.5x parse-only (>= 0.4x its speed).
+ * Targets (issue 31.4): >= 3,000 files/s in one thread, and at most 3.0x parse-only in CPU time;
+ * real code (below) at most 1.2x.
  *
  * A second row asks whether worker threads help on this machine: `workers: 2` against one thread,
  * in wall time (the point of threads), at the same size. `defaultWorkers` (codemods/runner/run.ts)
@@ -19,10 +20,16 @@
  * Few of them hold anything to migrate, which is how most files of a project look to the chain;
  * it runs as the CLI runs it without a schema (v5-to-v6 a segment of its own).
  *
+ * With BENCH_LARGE_TREE=1 the same runs over a larger tree of real code (issue 31.4: >= 2,000
+ * files): the TypeScript sources of viem and effect (2,121 files, 27 MB), packages that ship
+ * theirs. They are fetched once with `npm pack` (the ordinary registry client) into
+ * node_modules/.cache/ergraph-bench and unpacked there; later runs read that cache. Opt-in because
+ * it downloads ~15 MB and takes a minute more.
+ *
  * Run alone: `npx tsx bench/codemods.ts [files]`; `npm run bench` imports `run` and gets rows.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +125,8 @@ function copyInstalledSources(to: string): { files: number; bytes: number } {
   for (const entry of readdirSync(INSTALLED, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !/\.[cm]?tsx?$/.test(entry.name) || /\.d\.[cm]?ts$/.test(entry.name)) continue;
     const from = join(entry.parentPath ?? entry.path, entry.name);
+    // Not installed code: the large tree's cache (below) lives in node_modules/.cache.
+    if (from.startsWith(CACHE)) continue;
     const target = join(to, relative(INSTALLED, from));
     mkdirSync(dirname(target), { recursive: true });
     const data = readFileSync(from);
@@ -126,6 +135,35 @@ function copyInstalledSources(to: string): { files: number; bytes: number } {
     bytes += data.length;
   }
   return { files, bytes };
+}
+
+/** The large real tree's packages, pinned: the same sources in every run. */
+const LARGE_TREE = ['viem@2.57.20', 'effect@4.1.0'];
+const CACHE = fileURLToPath(new URL('../node_modules/.cache/ergraph-bench/', import.meta.url));
+
+/** The large tree's TypeScript sources (no declaration files), fetched and unpacked on first use. */
+function largeTree(): string {
+  const root = join(CACHE, 'large-tree');
+  const done = join(CACHE, 'large-tree.done');
+  if (existsSync(done) && readFileSync(done, 'utf8') === LARGE_TREE.join(' ')) return root;
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  const packed = spawnSync('npm', ['pack', ...LARGE_TREE, '--silent', '--pack-destination', CACHE], { encoding: 'utf8' });
+  if (packed.status !== 0) throw new Error(`npm pack ${LARGE_TREE.join(' ')} failed: ${packed.stderr}`);
+  for (const tarball of packed.stdout.split('\n').filter((line) => line.endsWith('.tgz'))) {
+    const into = join(root, tarball.replace(/\.tgz$/, ''));
+    mkdirSync(into);
+    const listed = spawnSync('tar', ['tzf', join(CACHE, tarball)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const sources = listed.stdout.split('\n').filter((name) => /\.[cm]?tsx?$/.test(name) && !/\.d\.[cm]?ts$/.test(name));
+    const list = join(CACHE, `${tarball}.list`);
+    writeFileSync(list, sources.join('\n'));
+    const unpacked = spawnSync('tar', ['xzf', join(CACHE, tarball), '-C', into, '-T', list], { encoding: 'utf8' });
+    if (listed.status !== 0 || unpacked.status !== 0) throw new Error(`tar ${tarball} failed: ${listed.stderr}${unpacked.stderr}`);
+    rmSync(list);
+    rmSync(join(CACHE, tarball));
+  }
+  writeFileSync(done, LARGE_TREE.join(' '));
+  return root;
 }
 
 const migrateReal = (root: string) =>
@@ -155,6 +193,26 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
     let realReport: MigrationReport | undefined;
     const realRun = await alternate({ migrate: async () => void (realReport = await migrateReal(real)), parse: () => parseOnly(real) }, { budgetMs: budgetMs * 0.15, minRounds: 3, maxRounds: 10 });
     const { changed, errors } = realReport!.summary;
+    const large = process.env.BENCH_LARGE_TREE === '1' ? largeTree() : undefined;
+    let largeRow: BenchRow[] = [];
+    if (large) {
+      let report: MigrationReport | undefined;
+      const largeRun = await alternate({ migrate: async () => void (report = await migrateReal(large)), parse: () => parseOnly(large) }, { budgetMs: budgetMs * 0.3, minRounds: 3, maxRounds: 10 });
+      const { files: count, changed: largeChanged, errors: largeErrors } = report!.summary;
+      largeRow = [
+        {
+          bench: 'codemods',
+          case: `upgrade 3 → 6 over a large tree of real code: the ${count} TypeScript sources of ${LARGE_TREE.join(' and ')}, 1 thread, no schema`,
+          subject: 'ergraph-migrate --dry-run',
+          subjectMs: largeRun.ms.migrate!,
+          baseline: 'read + parse once (TypeScript, parents)',
+          baselineMs: largeRun.ms.parse!,
+          target: 1.2,
+          rounds: largeRun.rounds,
+          note: `${largeChanged} files to change, ${largeErrors} left with an error`,
+        },
+      ];
+    }
     const startSides: Record<string, () => void> = { tsc: tscStart };
     for (const args of QUICK) startSides[args.join(' ')] = cliStart(args);
     const start = await alternate(startSides, { budgetMs: budgetMs * 0.2, minRounds: 5, maxRounds: 20, clock: 'wall', warmupMs: 0 });
@@ -167,7 +225,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         subjectMs: ms.migrate!,
         baseline: 'read + parse once (TypeScript, parents)',
         baselineMs: ms.parse!,
-        target: 2.5,
+        target: 3.0,
         rounds,
         others: { 'files/s ergraph': filesPerSecond(ms.migrate!), 'files/s parse-only': filesPerSecond(ms.parse!) },
       },
@@ -187,9 +245,11 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         subjectMs: realRun.ms.migrate!,
         baseline: 'read + parse once (TypeScript, parents)',
         baselineMs: realRun.ms.parse!,
+        target: 1.2,
         rounds: realRun.rounds,
         note: `${changed} files to change, ${errors} left with an error (they do not parse, or hold GraphQL that does not)`,
       },
+      ...largeRow,
       ...QUICK.map((args) => ({
         bench: 'codemods',
         case: `CLI start (no step loaded), wall time, alternating rounds, Node ${process.versions.node}`,

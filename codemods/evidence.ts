@@ -14,40 +14,50 @@ export interface Shape {
   pattern: RegExp;
   /** Why a run that leaves it leaves manual work: what the user must do. */
   why: string;
+  /**
+   * Every match of `pattern` spells one of these in full. Blanking comments only turns characters
+   * into spaces, so a match in the blanked code spells it in the text as well: a text that spells
+   * none of them has no site of this shape, and is not scanned for comments (most files of a
+   * project: that scan was a quarter of a run over real code). test/codemods/leftovers.test.ts
+   * checks every shape's matches against its words.
+   */
+  words: readonly string[];
 }
 
 const V3_OPTION_READS = 'targetKls|defaultFieldName|fieldFn|fieldNoneDefault(?:Factory)?';
 
 /** Oldest version first. Each pattern is global: every site counts. */
 export const SHAPES: readonly Shape[] = [
-  { version: '3', what: 'LoaderDepend', pattern: /\bLoaderDepend\b/g, why: 'LoaderDepend is Loader since v4' },
-  { version: '3', what: 'modelConfig', pattern: /\bmodelConfig\b/g, why: '@modelConfig() is @serialization since v4' },
-  { version: '3', what: 'LoadBy(...)', pattern: /\bLoadBy\s*\(/g, why: 'LoadBy was removed in v4: use AutoLoad' },
-  { version: '3', what: 'MultipleRelationship', pattern: /\bMultipleRelationship\b/g, why: 'MultipleRelationship was removed in v4: one Relationship per link' },
+  { version: '3', what: 'LoaderDepend', pattern: /\bLoaderDepend\b/g, why: 'LoaderDepend is Loader since v4', words: ['LoaderDepend'] },
+  { version: '3', what: 'modelConfig', pattern: /\bmodelConfig\b/g, why: '@modelConfig() is @serialization since v4', words: ['modelConfig'] },
+  { version: '3', what: 'LoadBy(...)', pattern: /\bLoadBy\s*\(/g, why: 'LoadBy was removed in v4: use AutoLoad', words: ['LoadBy'] },
+  { version: '3', what: 'MultipleRelationship', pattern: /\bMultipleRelationship\b/g, why: 'MultipleRelationship was removed in v4: one Relationship per link', words: ['MultipleRelationship'] },
   {
     version: '3',
     what: '__ergraph_relationships__',
     pattern: /__(?:ergraph|pydantic_resolve)_relationships__/g,
     why: 'the class attribute is __relationships__ since v4; a key built or passed at run time is not followed',
+    words: ['_relationships__'],
   },
   {
     version: '3',
     what: 'Resolver loaderFilters',
     // As an option key (`loaderFilters: x`, shorthand `{ loaderFilters }`) or a property read: a variable of that name is the user's.
-    pattern: /\b(?:loaderFilters|globalLoaderFilter)\s*:|[{,]\s*(?:loaderFilters|globalLoaderFilter)\s*[,}]|\.\s*(?:loaderFilters|globalLoaderFilter)\b/g, why: 'Resolver loaderFilters/globalLoaderFilter are loaderParams/globalLoaderParam since v4' },
-  { version: '3', what: 'Relationship targetKls', pattern: /\btargetKls\s*:/g, why: 'Relationship targetKls is target since v4' },
+    pattern: /\b(?:loaderFilters|globalLoaderFilter)\s*:|[{,]\s*(?:loaderFilters|globalLoaderFilter)\s*[,}]|\.\s*(?:loaderFilters|globalLoaderFilter)\b/g, why: 'Resolver loaderFilters/globalLoaderFilter are loaderParams/globalLoaderParam since v4', words: ['loaderFilters', 'globalLoaderFilter'] },
+  { version: '3', what: 'Relationship targetKls', pattern: /\btargetKls\s*:/g, why: 'Relationship targetKls is target since v4', words: ['targetKls'] },
   {
     version: '3',
     what: 'v3 Relationship property read',
     pattern: new RegExp(`(?:\\?\\.|\\.)\\s*(?:${V3_OPTION_READS})\\b|\\[\\s*(['"\`])(?:${V3_OPTION_READS})\\1\\s*\\]`, 'g'),
     why: 'v4 Relationship properties are target, name, fkFn, fkNoneDefault, fkNoneDefaultFactory: this read of the v3 name gives undefined',
+    words: ['targetKls', 'defaultFieldName', 'fieldFn', 'fieldNoneDefault'],
   },
-  { version: '4', what: 'ErDiagram({ configs })', pattern: /\bErDiagram\s*\(\s*\{(?:[^{}]*?,)?\s*configs\s*[:,}]/gs, why: 'ErDiagram takes the entity list since v5' },
-  { version: '5', what: 'diagram.createAutoLoad()', pattern: /\.createAutoLoad\s*\(/g, why: 'createAutoLoad was removed in v5.5: use AutoLoad' },
-  { version: '5.5', what: 'AutoQueryConfig batchKeys/batchPages', pattern: /\b(?:batchKeys|batchPages)\s*:/g, why: 'AutoQueryConfig batch options moved in v6' },
-  { version: '5.5', what: 'SubsetConfig federationJoinKey', pattern: /\bfederationJoinKey\b/g, why: 'federationJoinKey moved in v6' },
-  { version: '5.5', what: 'toCamelCase/toGraphqlFieldName', pattern: /\b(?:toCamelCase|toGraphqlFieldName)\b/g, why: 'toCamelCase/toGraphqlFieldName were removed in v6' },
-  { version: '5.5', what: 'MCP get_query_schema({ name })', pattern: /get_(?:query|mutation)_schema['\"`]?\s*(?:\(\s*(?:\w+\s*:\s*)?|,\s*arguments\s*:\s*)\{[^{}]*?\bname\b\s*[:,}]/g, why: 'the MCP schema tools take other arguments in v6' },
+  { version: '4', what: 'ErDiagram({ configs })', pattern: /\bErDiagram\s*\(\s*\{(?:[^{}]*?,)?\s*configs\s*[:,}]/gs, why: 'ErDiagram takes the entity list since v5', words: ['ErDiagram'] },
+  { version: '5', what: 'diagram.createAutoLoad()', pattern: /\.createAutoLoad\s*\(/g, why: 'createAutoLoad was removed in v5.5: use AutoLoad', words: ['createAutoLoad'] },
+  { version: '5.5', what: 'AutoQueryConfig batchKeys/batchPages', pattern: /\b(?:batchKeys|batchPages)\s*:/g, why: 'AutoQueryConfig batch options moved in v6', words: ['batchKeys', 'batchPages'] },
+  { version: '5.5', what: 'SubsetConfig federationJoinKey', pattern: /\bfederationJoinKey\b/g, why: 'federationJoinKey moved in v6', words: ['federationJoinKey'] },
+  { version: '5.5', what: 'toCamelCase/toGraphqlFieldName', pattern: /\b(?:toCamelCase|toGraphqlFieldName)\b/g, why: 'toCamelCase/toGraphqlFieldName were removed in v6', words: ['toCamelCase', 'toGraphqlFieldName'] },
+  { version: '5.5', what: 'MCP get_query_schema({ name })', pattern: /get_(?:query|mutation)_schema['\"`]?\s*(?:\(\s*(?:\w+\s*:\s*)?|,\s*arguments\s*:\s*)\{[^{}]*?\bname\b\s*[:,}]/g, why: 'the MCP schema tools take other arguments in v6', words: ['get_query_schema', 'get_mutation_schema'] },
 ];
 
 export interface Site {
@@ -115,8 +125,18 @@ function endsExpression(kind: ts.SyntaxKind): boolean {
   );
 }
 
+/** One pattern of every shape's words: one pass over a text, not one per word (half the time). */
+const anyWordOf = new WeakMap<readonly Shape[], RegExp>();
+function wordsOf(shapes: readonly Shape[]): RegExp {
+  let re = anyWordOf.get(shapes);
+  if (!re) anyWordOf.set(shapes, (re = new RegExp(shapes.flatMap((s) => s.words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('|'))));
+  return re;
+}
+
 /** Every old-API site of one script, oldest shape first, then in text order. */
 export function evidenceIn(text: string, shapes: readonly Shape[] = SHAPES): Site[] {
+  if (!wordsOf(shapes).test(text)) return [];
+  const spelled = shapes.filter((shape) => shape.words.some((word) => text.includes(word)));
   const code = withoutComments(text);
   const lineStarts: number[] = [0];
   for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -132,7 +152,7 @@ export function evidenceIn(text: string, shapes: readonly Shape[] = SHAPES): Sit
   };
   const marked = (line: number) => line > 0 && MARKER.test(text.slice(lineStarts[line - 1]!, lineStarts[line]!));
   const sites: Site[] = [];
-  for (const shape of shapes) {
+  for (const shape of spelled) {
     shape.pattern.lastIndex = 0;
     for (let m = shape.pattern.exec(code); m; m = shape.pattern.exec(code)) {
       const line = lineOf(m.index);

@@ -4,7 +4,7 @@
  * takes min/max of first/last seen, so the order batches arrive in (and clock skew between the
  * processes) cannot change the totals.
  */
-import { core, drizzle, pgCore } from '../src/orm/drizzle.js';
+import { drizzle, pgCore } from '../src/orm/drizzle.js';
 import { onOneConnection } from '../src/orm/cancel.js';
 import type { SqlDatabase } from '../src/orm/types.js';
 import { coalesceRows, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
@@ -99,8 +99,7 @@ export interface SqlUsageStoreOptions {
  * nothing: the first write fails, is reported, and is tried again.
  */
 export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {}): UsageStore {
-  drizzle('a SQL usage store');
-  const { gte, lt, sql } = core();
+  const { gte, lt, sql } = drizzle('a SQL usage store').core;
   const { usageTable, usageCoordinatesTable, usageFlushesTable } = (tables ??= defineTables());
   let ready: Promise<void> | undefined;
   let prunedAt = 0;

@@ -1,7 +1,7 @@
 /**
  * Issue 31.3: `ergraph-migrate --help`, `list`, `--version` and a usage error answer without
  * loading ts-morph or the TypeScript compiler (their start is timed in bench/codemods.ts, not here).
- * The bin runs in a child process with a preload that lists every CommonJS module it loaded.
+ * The bin runs in a child process with a preload that lists every module it loaded (CommonJS and ESM).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,17 +13,18 @@ import { catalog } from '../../codemods/catalog.js';
 import { transforms } from '../../codemods/registry.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
-const PRELOAD = fileURLToPath(new URL('../support/loaded-cjs.mjs', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('../support/loaded-modules.mjs', import.meta.url));
 const PARSER = /[\\/]node_modules[\\/](?:ts-morph|@ts-morph|typescript)[\\/]/;
 const dir = mkdtempSync(join(tmpdir(), 'ergraph-cli-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
-function run(args: string[]): { status: number | null; stdout: string; stderr: string; parser: string[] } {
+function run(args: string[]): { status: number | null; stdout: string; stderr: string; parser: string[]; esm: string[] } {
   const out = join(dir, `loaded-${n++}.json`);
-  const r = spawnSync(process.execPath, ['--import', PRELOAD, BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, LOADED_CJS_OUT: out } });
-  const loaded = JSON.parse(readFileSync(out, 'utf8')) as string[];
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, parser: loaded.filter((f) => PARSER.test(f)) };
+  const r = spawnSync(process.execPath, ['--import', PRELOAD, BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, LOADED_MODULES_OUT: out } });
+  const loaded = JSON.parse(readFileSync(out, 'utf8')) as { cjs: string[]; esm: string[] };
+  const files = [...loaded.cjs, ...loaded.esm.map((url) => (url.startsWith('file:') ? fileURLToPath(url) : url))];
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, parser: files.filter((f) => PARSER.test(f)), esm: loaded.esm };
 }
 
 describe('ergraph-migrate start', () => {
@@ -46,6 +47,17 @@ describe('ergraph-migrate start', () => {
     const r = run(['v4-to-v5', '--dry-run', 'a.ts']);
     expect(r.status).toBe(0);
     expect(r.parser.length).toBeGreaterThan(0);
+  });
+
+  // yargs lays out --help through cliui and wrap-ansi, which ask string-width for the width of every
+  // word. string-width 7 (their own dependency) runs an emoji regex per character: ~130 ms of a
+  // ~500 ms --help. package.json's `overrides` gives them yargs' string-width 8, whose ASCII words
+  // take a fast path; one copy of it, and no emoji-regex, is what a --help of this install loads.
+  it('--help lays out its text with one string-width, not the per-character one', () => {
+    const r = run(['--help']);
+    expect(r.status).toBe(0);
+    expect(r.esm.filter((url) => /[\\/]string-width[\\/]index\.js$/.test(url))).toHaveLength(1);
+    expect(r.esm.filter((url) => /[\\/]emoji-regex[\\/]/.test(url))).toEqual([]);
   });
 
   it('--version prints the package version', () => {

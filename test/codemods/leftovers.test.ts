@@ -10,7 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import { buildSchema } from 'graphql';
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { evidenceIn } from '../../codemods/evidence.js';
+import { evidenceIn, SHAPES, withoutComments } from '../../codemods/evidence.js';
 import { compareVersions, findTransform, upgradePath } from '../../codemods/registry.js';
 import { runMigration, type MigrationReport } from '../../codemods/runner/run.js';
 import { FIXTURES, walk } from './helpers.js';
@@ -115,5 +115,39 @@ describe('after a run, the detector finds no old-version evidence outside report
   it('text in comments is neither evidence nor left over', () => {
     expect(evidenceIn('// LoaderDepend was here\n/* MultipleRelationship */\nconst re = /\\/\\//; const x = 1;\n')).toEqual([]);
     expect(evidenceIn('const s = `a ${`b`} c`; // LoaderDepend\nLoaderDepend;\n').map((s) => s.line)).toEqual([2]);
+  });
+
+  // evidenceIn skips a text that spells none of a shape's words without scanning it for comments:
+  // right only while every match of the shape's pattern spells one of them. Each shape's samples,
+  // comments and line breaks inside the match included, must hold a site of it (a new shape
+  // without samples fails) and every match must spell a word.
+  it("every old-API site spells one of its shape's words", () => {
+    const samples: Record<string, string[]> = {
+      LoaderDepend: ['f(l = LoaderDepend(load))'],
+      modelConfig: ['@modelConfig()\nclass A {}'],
+      'LoadBy(...)': ["LoadBy /* why */ ('ownerId')"],
+      MultipleRelationship: ['new MultipleRelationship({})'],
+      __ergraph_relationships__: ['static __ergraph_relationships__ = []', 'x.__pydantic_resolve_relationships__'],
+      'Resolver loaderFilters': ['new Resolver({ loaderFilters: {} })', 'new Resolver({ a, globalLoaderFilter })', 'r . loaderFilters'],
+      'Relationship targetKls': ['new Relationship({ targetKls /* c */ : A })'],
+      'v3 Relationship property read': ['r?.fieldNoneDefaultFactory', "r[ 'defaultFieldName' ]", 'r.\n  fieldFn'],
+      'ErDiagram({ configs })': ['new ErDiagram /* old */ ( {\n  configs: [] })', 'new ErDiagram({ a: 1, configs })'],
+      'diagram.createAutoLoad()': ['d.createAutoLoad /* x */ ()'],
+      'AutoQueryConfig batchKeys/batchPages': ['({ batchPages: true })'],
+      'SubsetConfig federationJoinKey': ['({ federationJoinKey: "id" })'],
+      'toCamelCase/toGraphqlFieldName': ['toGraphqlFieldName(x)'],
+      'MCP get_query_schema({ name })': ["({ name: 'get_mutation_schema', arguments: { name: 'x' } })", 'get_query_schema(/* q */ { name })'],
+    };
+    for (const shape of SHAPES) {
+      const texts = samples[shape.what] ?? [];
+      expect(texts, shape.what).not.toEqual([]);
+      for (const text of texts) {
+        const code = withoutComments(text);
+        const matches = [...code.matchAll(new RegExp(shape.pattern.source, shape.pattern.flags))].map((m) => m[0]);
+        expect(matches, `${shape.what}: ${text}`).not.toEqual([]);
+        for (const match of matches) expect(shape.words.some((word) => match.includes(word)), `${shape.what}: ${match}`).toBe(true);
+        expect(evidenceIn(text).map((site) => site.shape.what)).toContain(shape.what);
+      }
+    }
   });
 });

@@ -18,7 +18,7 @@
  * outside the run, a namespace or `require` import of the callee's module, a default export, a
  * name declared twice: each leaves the marker as before.
  */
-import { dirname, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import { ts } from '../lib/parse.js';
@@ -70,24 +70,92 @@ export function originOf(project: Project, from: string, module: string, name: s
   return undefined;
 }
 
-/**
- * The run's modules binding `origin` by an import, and whether any reaches it where its uses
- * cannot be listed (a namespace import or `require` of a module exporting it).
- */
-function importersOf(project: Project, origin: Origin): { importers: { file: string; local: string }[]; hidden?: string } {
-  const importers: { file: string; local: string }[] = [];
-  let hidden: string | undefined;
+/** Every import of the run by the declaration it reaches, built once per run: asked per callee, a walk of every module made a run quadratic. */
+interface ImportIndex {
+  byOrigin: Map<string, { file: string; local: string }[]>;
+  /** module file → the modules importing it as a whole (`import * as`, `require`). */
+  wholes: Map<string, string[]>;
+}
+const importIndexes = new WeakMap<Project, ImportIndex>();
+const originKey = (o: Origin) => `${o.file}\0${o.name}`;
+
+function importIndexOf(project: Project): ImportIndex {
+  let index = importIndexes.get(project);
+  if (index) return index;
+  index = { byOrigin: new Map(), wholes: new Map() };
   for (const facts of project.allFacts()) {
     for (const local of Object.keys(facts.imports)) {
       const { module, name } = facts.imports[local]!;
-      if (sameOrigin(originOf(project, facts.file, module, name), origin)) importers.push({ file: facts.file, local });
+      const origin = originOf(project, facts.file, module, name);
+      if (!origin) continue;
+      const list = index.byOrigin.get(originKey(origin));
+      if (list) list.push({ file: facts.file, local });
+      else index.byOrigin.set(originKey(origin), [{ file: facts.file, local }]);
     }
     for (const local of Object.keys(facts.namespaces)) {
-      const module = facts.namespaces[local]!;
-      if (project.resolveModule(facts.file, module) === origin.file || sameOrigin(originOf(project, facts.file, module, origin.name), origin)) hidden ??= facts.file;
+      const target = project.resolveModule(facts.file, facts.namespaces[local]!);
+      if (!target) continue;
+      const list = index.wholes.get(target);
+      if (list) list.push(facts.file);
+      else index.wholes.set(target, [facts.file]);
     }
   }
-  return { importers, hidden };
+  importIndexes.set(project, index);
+  return index;
+}
+
+/**
+ * The run's modules binding `origin` by an import, and one that reaches it where its uses cannot
+ * be listed (a namespace import or `require` of its module, or of a barrel exporting it).
+ */
+function importersOf(project: Project, origin: Origin): { importers: { file: string; local: string }[]; hidden?: string } {
+  const index = importIndexOf(project);
+  let hidden: string | undefined;
+  for (const [target, files] of index.wholes) {
+    if (target === origin.file || sameOrigin(originOf(project, target, `./${basename(target)}`, origin.name), origin)) {
+      hidden = files[0];
+      break;
+    }
+  }
+  return { importers: index.byOrigin.get(originKey(origin)) ?? [], hidden };
+}
+
+type Pass = Extract<CrossFact, { kind: 'pass' }>;
+type Refs = Extract<CrossFact, { kind: 'refs' }>;
+type Doc = Extract<CrossFact, { kind: 'doc' }>;
+
+/** The facts by what each file asks of them, built once per run (every file asks). */
+interface FactIndex {
+  /** `file\0at\0index` of each call handing a result. */
+  calls: Map<string, Pass>;
+  /** callee (`file\0name`) → the calls handing it a result. */
+  byTarget: Map<string, Pass[]>;
+  /** callee file → its names that get a result. */
+  callees: Map<string, Set<string>>;
+  refs: Map<string, Refs>;
+  docs: Map<string, Doc>;
+}
+const factIndexes = new WeakMap<readonly CrossFact[], FactIndex>();
+
+function indexOf(facts: readonly CrossFact[]): FactIndex {
+  let index = factIndexes.get(facts);
+  if (index) return index;
+  index = { calls: new Map(), byTarget: new Map(), callees: new Map(), refs: new Map(), docs: new Map() };
+  for (const f of facts) {
+    if (f.kind === 'pass') {
+      index.calls.set(`${f.file}\0${f.at}\0${f.index}`, f);
+      const key = originKey(f.target);
+      const list = index.byTarget.get(key);
+      if (list) list.push(f);
+      else index.byTarget.set(key, [f]);
+      const names = index.callees.get(f.target.file);
+      if (names) names.add(f.target.name);
+      else index.callees.set(f.target.file, new Set([f.target.name]));
+    } else if (f.kind === 'refs') index.refs.set(`${f.file}\0${f.local}`, f);
+    else index.docs.set(originKey(f), f);
+  }
+  factIndexes.set(facts, index);
+  return index;
 }
 
 /** The top-level declaration of `name` in a file, and its function when it is one. */
@@ -183,13 +251,13 @@ export function applyHooks(sf: ts.SourceFile, project: Project, facts: readonly 
   return {
     passes(r, call, index) {
       const at = call.getStart(sf);
-      const fact = facts.find((f) => f.kind === 'pass' && f.file === file && f.at === at && f.index === index);
-      if (!fact || fact.kind !== 'pass' || !written(fact.target.file)) return false;
+      const fact = indexOf(facts).calls.get(`${file}\0${at}\0${index}`);
+      if (!fact || !written(fact.target.file)) return false;
       r.ch.note(call, `the result handed to \`${fact.target.name}\` (${nameFrom(file, fact.target.file)}) is followed there: ${r.summary}`);
       return true;
     },
     exports(r, local) {
-      if (!facts.some((f) => f.kind === 'doc' && f.file === file && f.name === local)) return false;
+      if (!indexOf(facts).docs.has(originKey({ file, name: local }))) return false;
       const { importers, hidden } = importersOf(project, { file, name: local });
       if (importers.length === 0 || hidden || !importers.every((i) => written(i.file))) return false;
       r.ch.note(r.sf, `exported document \`${local}\`: its reads are followed in ${importers.map((i) => nameFrom(file, i.file)).join(', ')}`);
@@ -213,8 +281,9 @@ export function touchedFiles(facts: readonly CrossFact[], project: Project): Set
  * when they do. `local` are its references in its own file.
  */
 function unproven(project: Project, facts: readonly CrossFact[], target: Origin, index: number, local: readonly ts.Identifier[], sf: ts.SourceFile): string | undefined {
-  const passes = facts.filter((f): f is Extract<CrossFact, { kind: 'pass' }> => f.kind === 'pass' && sameOrigin(f.target, target) && f.index === index);
-  const passed = (file: string, at: number) => passes.some((p) => p.file === file && p.at === at);
+  const known = indexOf(facts);
+  const passes = (known.byTarget.get(originKey(target)) ?? []).filter((p) => p.index === index);
+  const passed = (file: string, at: number) => sameOrigin(known.calls.get(`${file}\0${at}\0${index}`)?.target, target);
   const kinds = new Set(passes.map((p) => `${p.shape}:${movesKey(p.moves)}:${p.open}`));
   if (kinds.size > 1) return 'it is called with the results of different operations';
   for (const ref of local) {
@@ -226,9 +295,9 @@ function unproven(project: Project, facts: readonly CrossFact[], target: Origin,
   const { importers, hidden } = importersOf(project, target);
   if (hidden) return `${hidden} imports its module as a whole`;
   for (const { file, local: name } of importers) {
-    const refs = facts.find((f) => f.kind === 'refs' && f.file === file && f.local === name);
+    const refs = known.refs.get(`${file}\0${name}`);
     const there = nameFrom(target.file, file);
-    if (!refs || refs.kind !== 'refs') return `${there} imports it and does not hand it such a result`;
+    if (!refs) return `${there} imports it and does not hand it such a result`;
     if (refs.other > 0) return `${there} uses it other than by calls`;
     if (refs.calls.some((at) => !passed(file, at))) return `${there} also calls it with another value`;
   }
@@ -246,7 +315,7 @@ function parameterType(r: Reads, type: ts.TypeNode | undefined, shape: 'data' | 
 function moveParameterReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], name: string, schema: GraphQLSchema | undefined): void {
   const sf = ch.sf;
   const target = { file: sf.fileName, name };
-  const passes = facts.filter((f): f is Extract<CrossFact, { kind: 'pass' }> => f.kind === 'pass' && sameOrigin(f.target, target));
+  const passes = indexOf(facts).byTarget.get(originKey(target)) ?? [];
   const decl = declarationOf(sf, name);
   const where = (p: (typeof passes)[number]) => (p.file === target.file ? 'this file' : nameFrom(target.file, p.file));
   for (const index of [...new Set(passes.map((p) => p.index))].sort()) {
@@ -281,16 +350,15 @@ export function moveCrossFileReads(ch: FileChanges, project: Project, facts: rea
   if (facts.length === 0) return;
   const sf = ch.sf;
   const file = sf.fileName;
-  const callees = new Set(facts.flatMap((f) => (f.kind === 'pass' && f.target.file === file ? [f.target.name] : [])));
-  for (const name of callees) moveParameterReads(ch, project, facts, name, schema);
-  const docs = facts.filter((f): f is Extract<CrossFact, { kind: 'doc' }> => f.kind === 'doc');
-  if (docs.length === 0) return;
+  const index = indexOf(facts);
+  for (const name of index.callees.get(file) ?? []) moveParameterReads(ch, project, facts, name, schema);
+  if (index.docs.size === 0) return;
   const mine = project.facts(file);
   if (!mine) return;
   for (const local of Object.keys(mine.imports)) {
     const { module, name } = mine.imports[local]!;
     const origin = originOf(project, file, module, name);
-    const doc = origin && docs.find((d) => sameOrigin(origin, { file: d.file, name: d.name }));
+    const doc = origin && index.docs.get(originKey(origin));
     if (!doc) continue;
     const r = readsOf(ch, doc.moves, doc.open, schema);
     const binding = importBinding(sf, local);

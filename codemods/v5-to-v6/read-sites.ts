@@ -15,6 +15,7 @@ import type { MovedPath } from './document.js';
 import { bindParameter, flow, outer, referencesOf } from './read-flow.js';
 import { keyText } from './read-patterns.js';
 import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
+import { cacheFields } from './read-cache.js';
 import { errorPaths, groupTypeOf, writeData } from './read-writes.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
@@ -146,51 +147,6 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   r.todo(call, `the document is given to \`${name ?? 'a call'}\`, which the migration cannot follow to the code reading its result`);
 }
 
-/**
- * `cache.modify({ fields: { userGetAll(existing) { … } } })` names a v5 root field of Apollo's
- * normalized cache; in v6 the cache holds `User` there and `getAll` inside it.
- */
-const modifyFields = new WeakMap<ts.SourceFile, ts.ObjectLiteralElementLike[]>();
-/** The field entries of every `x.modify({ fields: { … } })` of a file, found in one walk. */
-function modifyFieldsOf(sf: ts.SourceFile): ts.ObjectLiteralElementLike[] {
-  let found = modifyFields.get(sf);
-  if (found) return found;
-  modifyFields.set(sf, (found = []));
-  const list = found;
-  const visit = (n: ts.Node): void => {
-    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'modify') {
-      const arg = n.arguments[0];
-      const fields = arg && ts.isObjectLiteralExpression(arg) ? arg.properties.find((p) => keyText(p.name) === 'fields') : undefined;
-      const literal = fields && ts.isPropertyAssignment(fields) ? fields.initializer : undefined;
-      if (literal && ts.isObjectLiteralExpression(literal)) list.push(...literal.properties);
-    }
-    ts.forEachChild(n, visit);
-  };
-  if (sf.text.includes('modify')) visit(sf);
-  return list;
-}
-
-/**
- * Reported, not rewritten: ROOT_QUERY's `User` holds the group object inline (the group type has
- * no id, so `cache.modify({ id })` cannot target it), its fields stored by name and arguments
- * (`getAll`, `getAll({"limit":2})`, never the alias). A v5 modifier is called once per such key
- * with `details` (`DELETE`, `storeFieldName`, `readField`) of that field: moved under the group it
- * would need those emulated, so the marker spells out the v6 code instead.
- */
-function cacheFields(r: Reads, sf: ts.SourceFile, moves: readonly MovedPath[]): void {
-  for (const field of modifyFieldsOf(sf)) {
-    const key = keyText(field.name);
-    const move = key === undefined ? undefined : moves.find((m) => m.target.flatName === key);
-    if (!move) continue;
-    const { entity, method } = move.target;
-    r.todo(
-      field,
-      `\`cache.modify\` names the v5 root field \`${key}\`; the v6 cache keeps it as \`${method}\` inside the root's \`${entity}\` object (one key per argument list, \`${method}({…})\`), ` +
-        `which has no id for \`cache.modify({ id })\`: write \`fields: { ${entity}: (group) => group && { ...group, ${method}: modify(group.${method}) } }\` with this function as \`modify\``,
-    );
-  }
-}
-
 /** Where one use of the document (its variable, or the document itself) leads. */
 function useOf(r: Reads, use: ts.Node): void {
   const node = outer(use);
@@ -244,7 +200,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   const r = readsOf(ch, moves, spreadsElsewhere(document), schema, hooks);
   // Reported once per literal and file: the scan's dry run must leave them to the real pass.
   if (!hooks?.scanning) {
-    cacheFields(r, sf, moves);
+    cacheFields(r, moves);
     errorPaths(r);
   }
   const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;

@@ -22,7 +22,7 @@ export function groupTypeOf(schema: GraphQLSchema | undefined): (group: string) 
 }
 
 /** The quote the file writes strings with (its first import's), so new text reads like the old. */
-function quoteOf(sf: ts.SourceFile): string {
+export function quoteOf(sf: ts.SourceFile): string {
   const first = sf.statements.find(ts.isImportDeclaration);
   return first && sf.text[first.moduleSpecifier.getStart(sf)] === '"' ? '"' : "'";
 }

@@ -173,14 +173,13 @@ describe('read sites: reads of a rewritten document move with it', () => {
 });
 
 describe('read sites: writes in the v5 shape', () => {
-  it('writes writeQuery data in the v6 shape (with the group\'s __typename) and marks cache.modify fields named after moved v5 root fields', () => {
+  it('writes writeQuery data in the v6 shape (with the group\'s __typename)', () => {
     const result = migrate(
       lines(
         "import { gql, ApolloClient } from '@apollo/client';",
         'const Q = gql`{ userGetAll { id } }`;',
         'export function f(client: ApolloClient<unknown>, users: unknown[]) {',
         '  client.writeQuery({ query: Q, data: { userGetAll: [] } });',
-        '  client.cache.modify({ fields: { userGetAll: () => [], other: () => 1 } });',
         '  client.cache.writeQuery({',
         '    query: Q,',
         '    data: {',
@@ -194,14 +193,35 @@ describe('read sites: writes in the v5 shape', () => {
     );
     expect(result.output).toContain("  client.writeQuery({ query: Q, data: { User: { __typename: 'UserQuery', userGetAll: [] } } });\n");
     expect(result.output).toContain("    data: {\n      __typename: 'Query',\n      User: { __typename: 'UserQuery', userGetAll: users },\n    },\n");
-    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
-      [5, '`cache.modify` names the v5 root field `userGetAll`'],
-      [13, 'a spread in the data written may carry moved fields: write it in the v6 shape'],
-    ]);
-    // The marker spells out the v6 modifier: the group object under the root, its field by name, not alias.
-    expect(result.manual[0]!.reason).toContain(
-      'the v6 cache keeps it as `getAll` inside the root\'s `User` object (one key per argument list, `getAll({…})`), which has no id for `cache.modify({ id })`: write `fields: { User: (group) => group && { ...group, getAll: modify(group.getAll) } }` with this function as `modify`',
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[12, 'a spread in the data written may carry moved fields: write it in the v6 shape']]);
+  });
+
+  it('rewrites a cache.modify field of a moved root field to a modifier of the group object when the modifier takes only the value', () => {
+    const result = migrate(
+      lines(
+        "import { gql, ApolloClient } from '@apollo/client';",
+        'const Q = gql`{ userGetAll { id } taskGetAll { id } }`;',
+        'export function f(client: ApolloClient<unknown>) {',
+        '  client.cache.modify({ fields: { userGetAll: (existing = []) => existing.slice(1), other: () => 1 } });',
+        '  client.cache.modify({ fields: { taskGetAll(list: string[]) { return list.slice(1); } } });',
+        '  client.cache.modify({ fields: { taskGetAll(existing, { DELETE }) { return DELETE; } } });',
+        "  client.cache.modify({ id: 'Task:1', fields: { taskGetAll: () => [] } });",
+        '}',
+      ),
     );
+    // Apollo keeps the group inline under the root and the field by its name (`getAll`, `getAll({"limit":2})`), not the alias.
+    const loop = (method: string) =>
+      `let next = group; for (const key of Object.keys(group ?? {})) if (key === '${method}' || key.startsWith('${method}(')) { const value = modify(group[key]); if (value !== group[key]) next = { ...next, [key]: value }; } return next; }`;
+    expect(result.output).toContain(`  client.cache.modify({ fields: { User: (group: any) => { const modify = (existing = []) => existing.slice(1); ${loop('getAll')}, other: () => 1 } });\n`);
+    expect(result.output).toContain(`  client.cache.modify({ fields: { Task: (group: any) => { const modify = (list: string[]) => { return list.slice(1); }; ${loop('getAll')} } });\n`);
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
+      [6, '`cache.modify` names the v5 root field `taskGetAll`'],
+      [7, '`cache.modify` names the v5 root field `taskGetAll`'],
+    ]);
+    expect(result.manual[0]!.reason).toContain(
+      'the v6 cache keeps it as `getAll` (one key per argument list, `getAll({…})`) inside the root\'s `Task` object, which has no id for `cache.modify({ id })`: write `Task: (group) => …` returning `group` with the modifier applied to each of those keys (its modifier reads `details`',
+    );
+    expect(result.manual[1]!.reason).toContain('(it names an `id` (or spreads its options), so it may not be the root)');
   });
 
   it('reports an error path compared with a moved key: the v6 path starts with the group', () => {

@@ -33,7 +33,7 @@ const APPS = readdirSync(CORPUS).sort();
 
 /**
  * What each migration must leave to a person, and say so (issue 26: never silent). The apps export
- * documents whose results other modules read, which the codemod cannot follow across modules; the
+ * documents whose results the apps hand to calls the codemod does not know (print, execute); the
  * v3 app's barrel re-exports a v3 name. Everything else is migrated.
  */
 const MANUAL: Record<string, string[]> = {
@@ -42,12 +42,12 @@ const MANUAL: Record<string, string[]> = {
     'manual: src/lib/ergraph.ts:2:45 [v3-to-v4] modelConfig left as it is: @modelConfig() is @serialization since v4',
   ],
   'v4-shop': [
-    "manual: src/queries.ts:3:22 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.productCheap → data.Product.cheap",
-    "manual: src/queries.ts:13:27 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.orderAll → data.Order.all",
+    "manual: src/main.ts:19:9 [v5-to-v6] the operation's result is used where the migration cannot follow it; move its reads: data.productCheap → data.Product.cheap",
+    "manual: src/main.ts:22:34 [v5-to-v6] the document is passed to `execute`, a client the migration does not know; move its reads: data.orderAll → data.Order.all",
   ],
   'v5.4-tasks': [
-    "manual: src/documents.ts:3:27 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.taskListByState → data.Task.list_by_state, data.userGetAll → data.User.getAll",
-    "manual: src/documents.ts:10:20 [v5-to-v6] the document is exported: the modules importing it read its result; move its reads: data.first → data.Task.first, data.second → data.Task.second",
+    "manual: src/main.ts:15:36 [v5-to-v6] the document is passed to `execute`, a client the migration does not know; move its reads: data.taskListByState → data.Task.list_by_state, data.userGetAll → data.User.getAll",
+    "manual: src/main.ts:16:36 [v5-to-v6] the document is passed to `execute`, a client the migration does not know; move its reads: data.first → data.Task.first, data.second → data.Task.second",
   ],
 };
 

@@ -3,39 +3,21 @@
  * cannot prove is a TODO at its line, counts as manual work and makes `--fail-on-manual` exit 3;
  * reads it can prove are rewritten and leave nothing to do; the rerun on the output exits 0.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { commit, gitRepos } from './git-repos.js';
 import { FIXTURES } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 const SCHEMA = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
-const dirs: string[] = [];
 
-function repoWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ergraph-reads-cli-'));
-  dirs.push(dir);
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  commit(dir);
-  return dir;
-}
-
-function commit(dir: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'ignore' });
-  git('add', '-A');
-  git('commit', '-q', '--allow-empty', '-m', 'state');
-}
+const repoWith = gitRepos('ergraph-reads-cli-');
 
 const migrate = (dir: string, ...flags: string[]) =>
   spawnSync(process.execPath, [BIN, 'v5-to-v6', '.', '--schema', SCHEMA, ...flags], { cwd: dir, encoding: 'utf8' });
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const lines = (...l: string[]) => l.join('\n') + '\n';
 

@@ -5,33 +5,19 @@
  * reads are rewritten in the modules importing it. What the run cannot prove stays a marker and
  * manual work; the rerun on the output changes nothing and exits 0.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { commit, gitRepos } from './git-repos.js';
 import { FIXTURES } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 const SCHEMA = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
-const dirs: string[] = [];
 const lines = (...l: string[]) => l.join('\n') + '\n';
 
-function repoWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ergraph-reads-xfile-'));
-  dirs.push(dir);
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  commit(dir);
-  return dir;
-}
-
-function commit(dir: string): void {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, stdio: 'ignore' });
-  git('add', '-A');
-  git('commit', '-q', '--allow-empty', '-m', 'state');
-}
+const repoWith = gitRepos('ergraph-reads-xfile-');
 
 const migrate = (dir: string) => spawnSync(process.execPath, [BIN, 'v5-to-v6', '.', '--schema', SCHEMA, '--fail-on-manual'], { cwd: dir, encoding: 'utf8' });
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
@@ -44,10 +30,6 @@ function expectQuietRerun(dir: string, files: readonly string[]): void {
   expect(again.status, again.stdout).toBe(0);
   expect(files.map((f) => read(dir, f))).toEqual(before);
 }
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('ergraph-migrate v5-to-v6: results handed to the project\'s own functions', () => {
   it('rewrites the reads of a function in another file and in the same file that only ever get the result', () => {

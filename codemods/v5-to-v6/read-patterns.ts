@@ -56,8 +56,8 @@ function valueText(sf: ts.SourceFile, element: ts.BindingElement): string {
  */
 export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): void {
   const { sf } = r;
-  const parts: string[] = [];
-  const groups = new Map<string, string[]>();
+  const grouped = new Grouped();
+  const parts = grouped.parts;
   let moved = false;
   for (const element of pattern.elements) {
     if (element.dotDotDotToken) return r.todo(element, 'a rest element collects the v6 groups, not the v5 fields');
@@ -75,15 +75,10 @@ export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): 
     const value = valueText(sf, element);
     const shorthand = !element.propertyName && leaf === key;
     const item = shorthand ? value : `${isName(leaf) ? leaf : JSON.stringify(leaf)}: ${value}`;
-    const items = groups.get(group);
-    if (items) items.push(item);
-    else {
-      groups.set(group, [item]);
-      parts.push(`\0${group}`);
-    }
+    grouped.add(group, item);
   }
   if (!moved) return;
-  const text = parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${groups.get(p.slice(1))!.join(', ')} }` : p));
+  const text = grouped.texts(', ');
   const written = pattern.getText(sf);
   let replacement: string;
   if (written.includes('\n')) {
@@ -107,8 +102,8 @@ export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): 
 export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode): void {
   const { sf } = r;
   if (type.getText(sf).includes('\n')) return r.todo(type, 'the type written here describes the v5 result: write it in the v6 shape');
-  const parts: string[] = [];
-  const groups = new Map<string, string[]>();
+  const grouped = new Grouped();
+  const parts = grouped.parts;
   let moved = false;
   for (const member of type.members) {
     const key = keyText(member.name);
@@ -123,15 +118,29 @@ export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode): void {
     moved = true;
     const [group, leaf] = to as [string, string];
     const item = leaf === key ? text : `${isName(leaf) ? leaf : JSON.stringify(leaf)}${sf.text.slice(member.name.getEnd(), member.getStart(sf) + text.length)}`;
-    const items = groups.get(group);
-    if (items) items.push(item);
-    else {
-      groups.set(group, [item]);
-      parts.push(`\0${group}`);
-    }
+    grouped.add(group, item);
   }
   if (!moved) return;
-  const text = parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${groups.get(p.slice(1))!.join('; ')} }` : p));
+  const text = grouped.texts('; ');
   r.ch.replace(type, `{ ${text.join('; ')} }`);
   r.ch.note(type, `type written in the v6 shape: ${r.summary}`);
+}
+
+/** The members of a pattern or type literal in order, each v6 group written where its first moved member was. */
+class Grouped {
+  readonly parts: string[] = [];
+  private readonly groups = new Map<string, string[]>();
+
+  add(group: string, item: string): void {
+    const items = this.groups.get(group);
+    if (items) items.push(item);
+    else {
+      this.groups.set(group, [item]);
+      this.parts.push(`\0${group}`);
+    }
+  }
+
+  texts(separator: string): string[] {
+    return this.parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${this.groups.get(p.slice(1))!.join(separator)} }` : p));
+  }
 }

@@ -21,7 +21,7 @@ import { findEmbeddedDocuments, MAGIC_COMMENT, parseableText, type EmbeddedDocum
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
-import { moveReadSites, unseenReaders } from './read-sites.js';
+import { moveReadSites, moveStrayCacheFields, unseenReaders } from './read-sites.js';
 import { applyHooks, moveCrossFileReads, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
 import type { CrossHooks } from './read-types.js';
 import { fileChanges } from '../lib/changes.js';
@@ -170,7 +170,7 @@ const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualIt
 const scripts = scriptTransform<unknown>(
   { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
-    wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b/.test(source) || MAGIC_COMMENT.test(source),
+    wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName|modify)\b/.test(source) || MAGIC_COMMENT.test(source),
     // The read-site pass run dry over the file's documents, for what it hands to other code (`read-cross.ts`).
     scan({ sf, file, project }, options) {
       if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];
@@ -192,6 +192,7 @@ const scripts = scriptTransform<unknown>(
       const cross = facts as readonly CrossFact[];
       rewriteDocuments(ch, file, options, found.pending, found.foreign, applyHooks(sf, project, cross, options.writing));
       moveCrossFileReads(ch, project, cross, schemas.length === 1 ? schemas[0] : undefined);
+      for (const schema of schemas) moveStrayCacheFields(ch, schema);
       rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
       rewriteNamingHelpers(ch);
     },

@@ -16,6 +16,7 @@ import { bindParameter, flow, outer, referencesOf } from './read-flow.js';
 import { keyText } from './read-patterns.js';
 import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
 import { cacheFields } from './read-cache.js';
+import { knownOf } from './choose.js';
 import { errorPaths, groupTypeOf, writeData } from './read-writes.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
@@ -240,4 +241,20 @@ export function unseenReaders(document: DocumentNode, moves: readonly MovedPath[
     found.push({ offset: definition.loc!.start, reason: `the code reading this operation's result must move its reads: ${describeMoves(all)}` });
   }
   return found;
+}
+
+/**
+ * `cache.modify` fields naming a v5 root field in a file where no document moves that field (the
+ * cache is often updated far from the queries that fill it). The v6 cache's shape comes from the
+ * schema, not from a document, so the same rewrite applies; what it cannot prove is marked.
+ */
+export function moveStrayCacheFields(ch: FileChanges, schema: GraphQLSchema): void {
+  if (!ch.sf.text.includes('modify')) return;
+  const moves: MovedPath[] = [];
+  for (const [flatName, targets] of knownOf(schema).index.query) {
+    const target = targets[0];
+    if (!target || !ch.sf.text.includes(flatName)) continue;
+    moves.push({ where: { operation: null }, from: [flatName], to: [target.entity, flatName], target, offset: 0 });
+  }
+  if (moves.length > 0) cacheFields(readsOf(ch, moves, false, schema), moves);
 }

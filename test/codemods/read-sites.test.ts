@@ -224,6 +224,21 @@ describe('read sites: writes in the v5 shape', () => {
     expect(result.manual[1]!.reason).toContain('(it names an `id` (or spreads its options), so it may not be the root)');
   });
 
+  it('moves or marks cache.modify fields of v5 root fields in a file that holds no document', () => {
+    const result = migrate(
+      lines(
+        "import type { ApolloCache } from '@apollo/client';",
+        'export function drop(cache: ApolloCache) {',
+        '  cache.modify({ fields: { userGetAll: (existing = []) => existing.slice(1) } });',
+        '  cache.modify({ fields: { taskGetAll(existing, { DELETE }) { return DELETE; } } });',
+        '}',
+      ),
+      'cache.ts',
+    );
+    expect(result.output).toContain('  cache.modify({ fields: { User: (group: any) => { const modify = (existing = []) => existing.slice(1); let next = group;');
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[4, '`cache.modify` names the v5 root field `taskGetAll`']]);
+  });
+
   it('reports an error path compared with a moved key: the v6 path starts with the group', () => {
     const result = migrate(
       lines(

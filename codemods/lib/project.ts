@@ -272,37 +272,43 @@ export class Project {
     const imported = facts.imports[local];
     if (!imported) return undefined;
     const target = this.resolveModule(file, imported.module);
-    return target ? this.exportedClass(target, imported.name, new Set()) : undefined;
+    return target ? this.exportedClass(target, imported.name) : undefined;
   }
 
   /** `ns.Author` where `ns` is a namespace import of a project module. */
   classOfMember(file: string, namespace: string, member: string): ClassRef | undefined {
     const module = this.byFile.get(file)?.namespaces[namespace];
     const target = module ? this.resolveModule(file, module) : undefined;
-    return target ? this.exportedClass(target, member, new Set()) : undefined;
+    return target ? this.exportedClass(target, member) : undefined;
   }
 
-  private exportedClass(file: string, name: string, seen: Set<string>): ClassRef | undefined {
+  /** The class a module's exported `name` is, through re-exports and barrels. */
+  private exportedClass(file: string, name: string): ClassRef | undefined {
+    const found = this.declarationOf(file, name);
+    return found && this.byFile.get(found.file)?.classes.includes(found.name) ? found : undefined;
+  }
+
+  /** The declaration (file and top-level name) a module's exported `name` stands for, through re-exports, barrels and `export *`. */
+  declarationOf(file: string, name: string, seen = new Set<string>()): ClassRef | undefined {
     const key = `${file}\0${name}`;
     if (seen.has(key)) return undefined;
     seen.add(key);
     const facts = this.byFile.get(file);
     if (!facts) return undefined;
+    const via = (module: string, imported: string): ClassRef | undefined => {
+      const target = this.resolveModule(file, module);
+      return target ? this.declarationOf(target, imported, seen) : undefined;
+    };
     const local = facts.localExports[name];
     if (local !== undefined) {
-      if (facts.classes.includes(local)) return { file, name: local };
       const imported = facts.imports[local];
-      const target = imported && this.resolveModule(file, imported.module);
-      return target ? this.exportedClass(target, imported.name, seen) : undefined;
+      return imported ? via(imported.module, imported.name) : { file, name: local };
     }
     const re = facts.reExports[name];
-    if (re) {
-      const target = this.resolveModule(file, re.module);
-      return target ? this.exportedClass(target, re.name, seen) : undefined;
-    }
+    // `export * as ns from`: a namespace, not a declaration.
+    if (re) return re.name === '*' ? undefined : via(re.module, re.name);
     for (const star of facts.stars) {
-      const target = this.resolveModule(file, star);
-      const found = target && this.exportedClass(target, name, seen);
+      const found = via(star, name);
       if (found) return found;
     }
     return undefined;

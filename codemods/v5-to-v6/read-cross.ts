@@ -18,7 +18,7 @@
  * outside the run, a namespace or `require` import of the callee's module, a default export, a
  * name declared twice: each leaves the marker as before.
  */
-import { basename, dirname, relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import { ts } from '../lib/parse.js';
@@ -48,26 +48,10 @@ const nameFrom = (here: string, file: string) => relative(dirname(here), file).s
 const sameOrigin = (a: Origin | undefined, b: Origin) => !!a && a.file === b.file && a.name === b.name;
 const movesKey = (moves: readonly Move[]) => moves.map((m) => `${m.from.join('.')}>${m.to.join('.')}`).sort().join(',');
 
-/** The declaration a module's exported `name` stands for, through re-exports, barrels and `export *`. */
-export function originOf(project: Project, from: string, module: string, name: string, seen = new Set<string>()): Origin | undefined {
+/** The declaration `module`'s exported `name` stands for, as seen from `from`. */
+export function originOf(project: Project, from: string, module: string, name: string): Origin | undefined {
   const file = project.resolveModule(from, module);
-  if (!file) return undefined;
-  const key = `${file}\0${name}`;
-  if (seen.has(key)) return undefined;
-  seen.add(key);
-  const facts = project.facts(file)!;
-  const local = facts.localExports[name];
-  if (local !== undefined) {
-    const imported = facts.imports[local];
-    return imported ? originOf(project, file, imported.module, imported.name, seen) : { file, name: local };
-  }
-  const re = facts.reExports[name];
-  if (re) return re.name === '*' ? undefined : originOf(project, file, re.module, re.name, seen);
-  for (const star of facts.stars) {
-    const found = originOf(project, file, star, name, seen);
-    if (found) return found;
-  }
-  return undefined;
+  return file ? project.declarationOf(file, name) : undefined;
 }
 
 /** Every import of the run by the declaration it reaches, built once per run: asked per callee, a walk of every module made a run quadratic. */
@@ -112,7 +96,7 @@ function importersOf(project: Project, origin: Origin): { importers: { file: str
   const index = importIndexOf(project);
   let hidden: string | undefined;
   for (const [target, files] of index.wholes) {
-    if (target === origin.file || sameOrigin(originOf(project, target, `./${basename(target)}`, origin.name), origin)) {
+    if (target === origin.file || sameOrigin(project.declarationOf(target, origin.name), origin)) {
       hidden = files[0];
       break;
     }

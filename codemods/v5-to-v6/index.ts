@@ -170,7 +170,9 @@ const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualIt
 const scripts = scriptTransform<unknown>(
   { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
-    wants: (source) => /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName|modify)\b/.test(source) || MAGIC_COMMENT.test(source),
+    // `.modify(`: Apollo's cache.modify, often in a file of its own (read-sites.ts, moveStrayCacheFields).
+    wants: (source) =>
+      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source),
     // The read-site pass run dry over the file's documents, for what it hands to other code (`read-cross.ts`).
     scan({ sf, file, project }, options) {
       if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];

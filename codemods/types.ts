@@ -76,7 +76,7 @@ export interface ScriptStep<Fact = unknown> {
    * an edit, a note or a fact in that run; the runner uses it in place of `wants`.
    */
   wantsInRun?(texts: Iterable<string>): (source: string) => boolean;
-  /** `options` is the run's (the v6 schema, the module graph); the worker pool scans without them. */
+  /** `options` is the run's (the v6 schema, the module graph), in the worker pool too. */
   scan?(script: Script, options?: TransformOptions): Fact[];
   /**
    * Files the facts give this step work in that its text test passes over (a function another

@@ -70,7 +70,7 @@ export type StepMeta = Pick<Transform, 'name' | 'from' | 'to' | 'description'>;
 export interface ScriptStep<Fact = unknown> {
   /** Cheap text test: false means nothing for this step in the file (no parse on its behalf). */
   wants(source: string): boolean;
-  /** `options` is the run's (the v6 schema, the module graph); the worker pool scans without them. */
+  /** `options` is the run's (the v6 schema, the module graph), in the worker pool too. */
   scan?(script: Script, options?: TransformOptions): Fact[];
   /**
    * Files the facts give this step work in that its text test passes over (a function another

@@ -239,6 +239,8 @@ export const transform: Transform = {
   script: scripts.script,
   // JSON is read by shape: package.json and tsconfig.json are no business of this step.
   claims: (source, file) => !isManifestFile(file) || manifestFormat(source) !== undefined,
+  // Scripts only: the facts are what a script's documents hand to other code (the worker pool scans through here).
+  scan: (source, file, options) => (SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext)) ? scripts.scan!(source, file, options) : []),
   apply(source, ctx) {
     const { file, options } = ctx;
     if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);

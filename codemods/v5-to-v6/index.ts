@@ -24,6 +24,7 @@ import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, moveStrayCacheFields, unseenReaders } from './read-sites.js';
 import { applyHooks, moveCrossFileReads, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
 import type { CrossHooks } from './read-types.js';
+import { checkedRun, moveTypedReads, rememberText, typedHooks } from './read-checker.js';
 import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
 
@@ -133,11 +134,13 @@ function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): 
   }
 }
 
-function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): void {
+/** Rewrites the file's documents; true when one of them moves response paths. */
+function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): boolean {
   const { sf } = ch;
   const schemas = schemasOf(options);
   // Parse every document first, so a file with one broken document is left wholly untouched.
   const documents = findEmbeddedDocuments(sf).map((doc) => ({ doc, document: parseEmbedded(doc, file, sf) }));
+  let moved = false;
   for (const { doc, document } of documents) {
     const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
     const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
@@ -159,9 +162,11 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
     moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
+    moved ||= rewrite.moves.length > 0;
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }
+  return moved;
 }
 
 /** Where a script's left-alone documents wait until `finish` reports them. */
@@ -177,6 +182,7 @@ const scripts = scriptTransform<unknown>(
     scan({ sf, file, project }, options) {
       if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];
       const out: CrossFact[] = [];
+      rememberText(project, file, sf.text);
       try {
         rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
       } catch (error) {
@@ -186,14 +192,35 @@ const scripts = scriptTransform<unknown>(
       }
       return out;
     },
-    touches: (facts, options) => (facts.length > 0 ? touchedFiles(facts as readonly CrossFact[], projectOf(options)) : new Set()),
+    touches(facts, options) {
+      if (facts.length === 0) return new Set();
+      const project = projectOf(options);
+      const files = touchedFiles(facts as readonly CrossFact[], project);
+      // Typed reads anywhere in the run: the checker's files (a program only when something typed moves).
+      const checked = checkedRun(facts as readonly CrossFact[], project);
+      for (const file of checked?.hits.keys() ?? []) files.add(file);
+      return files;
+    },
     apply({ sf, file, project }, { options, changes: ch, facts }) {
       const found = { pending: [] as ManualItem[], foreign: [] as ManualItem[] };
       leftAlone.set(sf, found);
       const schemas = schemasOf(options);
+      const schema = schemas.length === 1 ? schemas[0] : undefined;
       const cross = facts as readonly CrossFact[];
-      rewriteDocuments(ch, file, options, found.pending, found.foreign, applyHooks(sf, project, cross, options.writing));
-      moveCrossFileReads(ch, project, cross, schemas.length === 1 ? schemas[0] : undefined);
+      const checked = checkedRun(cross, project);
+      // The lines the data-flow passes mark and the hand-offs they follow: the checker's own marker would say it twice, or wrongly.
+      const marked = new Set<number>();
+      const followed = new Set<number>();
+      const manual = ch.manual;
+      if (checked) ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), manual.call(ch, node, reason));
+      try {
+        const moved = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, options.writing));
+        moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, options.writing));
+        moveTypedReads(ch, checked, schema, marked, followed);
+        if (checked && (moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
+      } finally {
+        ch.manual = manual;
+      }
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
       rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
       rewriteNamingHelpers(ch);

@@ -24,7 +24,8 @@ import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, moveStrayCacheFields, unseenReaders } from './read-sites.js';
 import { applyHooks, moveCrossFileReads, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
 import type { CrossHooks } from './read-types.js';
-import { checkedRun, moveTypedReads, rememberText, typedHooks } from './read-checker.js';
+import { checkedRun, moveTypedReads, typedHooks } from './read-checker.js';
+import { rememberText } from '../lib/program.js';
 import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
 

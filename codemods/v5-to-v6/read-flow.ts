@@ -267,6 +267,7 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     const index = p.arguments.indexOf(node as ts.Expression);
     if (index >= 0 && r.passes(r, p, index, shape)) return;
   }
+  if (r.follows?.(r, node)) return;
   r.todo(node, reasonFor(p));
 }
 

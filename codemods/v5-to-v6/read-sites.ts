@@ -189,6 +189,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     passes: hooks?.passes,
     exports: hooks?.exports,
     typed: hooks?.typed,
+    follows: hooks?.follows,
   };
 }
 

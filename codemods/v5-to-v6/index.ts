@@ -16,13 +16,15 @@ import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
 import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
-import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from './document.js';
+import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions, type MovedPath } from './document.js';
 import { findEmbeddedDocuments, MAGIC_COMMENT, parseableText, type EmbeddedDocument } from './embedded.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, moveStrayCacheFields, unseenReaders } from './read-sites.js';
-import { applyHooks, moveCrossFileReads, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
+import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
+import { markUnseenCacheFields, type MovedField } from './read-cache.js';
+import { append } from '../lib/append.js';
 import type { CrossHooks } from './read-types.js';
 import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
@@ -108,6 +110,24 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   return { output: output === source ? source : output, manual, notes };
 }
 
+/** The root query fields a `.graphql` file's documents move: a `cache.modify` in code may name them by a variable. */
+function movedInGraphQLFile(source: string, options: TransformOptions | undefined): MovedField[] {
+  const schemas = options ? schemasOf(options) : [];
+  if (schemas.length === 0 || holdsNothing(source)) return [];
+  let document: DocumentNode;
+  try {
+    document = parse(source);
+  } catch {
+    // The apply reports a document that does not parse.
+    return [];
+  }
+  const choice = chooseSchema(document, schemas);
+  if (!choice || choice === 'foreign') return [];
+  const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options!));
+  keepIfInvalid(rewrite, document, source, choice.schema, false);
+  return queryMoves(rewrite.moves, choice.schema);
+}
+
 /** A rewrite whose result the v6 schema refuses is dropped: the document stays as it was, its problems reported. */
 function keepIfInvalid(rewrite: DocumentRewrite, document: DocumentNode, text: string, schema: GraphQLSchema, template: boolean): void {
   if (rewrite.edits.length === 0) return;
@@ -133,8 +153,18 @@ function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): 
   }
 }
 
-function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): void {
+/** The moves of a rewrite that are root query fields: what a `cache.modify` may name. */
+function queryMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
+  const query = knownOf(schema).index.query;
+  return moves.flatMap(({ target: { flatName, entity, method } }) =>
+    query.get(flatName)?.some((t) => t.entity === entity && t.method === method) ? [{ from: flatName, entity, method }] : [],
+  );
+}
+
+/** Rewrites the file's documents; answers the root query fields they moved. */
+function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): MovedField[] {
   const { sf } = ch;
+  const moved: MovedField[] = [];
   const schemas = schemasOf(options);
   // Parse every document first, so a file with one broken document is left wholly untouched.
   const documents = findEmbeddedDocuments(sf).map((doc) => ({ doc, document: parseEmbedded(doc, file, sf) }));
@@ -158,10 +188,12 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
+    append(moved, queryMoves(rewrite.moves, choice.schema));
     moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }
+  return moved;
 }
 
 /** Where a script's left-alone documents wait until `finish` reports them. */
@@ -178,7 +210,8 @@ const scripts = scriptTransform<unknown>(
       if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];
       const out: CrossFact[] = [];
       try {
-        rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
+        const fields = rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
+        if (fields.length > 0) out.push({ kind: 'moved', file, fields });
       } catch (error) {
         // The apply reports a document that does not parse.
         if (error instanceof ParseError) return [];
@@ -192,9 +225,11 @@ const scripts = scriptTransform<unknown>(
       leftAlone.set(sf, found);
       const schemas = schemasOf(options);
       const cross = facts as readonly CrossFact[];
-      rewriteDocuments(ch, file, options, found.pending, found.foreign, applyHooks(sf, project, cross, options.writing));
+      const moved = rewriteDocuments(ch, file, options, found.pending, found.foreign, applyHooks(sf, project, cross, options.writing));
       moveCrossFileReads(ch, project, cross, schemas.length === 1 ? schemas[0] : undefined);
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
+      // Fields named by a variable: the file's own moves, or the run's where its documents moved none.
+      markUnseenCacheFields(ch, moved.length > 0 ? moved : movedInRun(cross));
       rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
       rewriteNamingHelpers(ch);
     },
@@ -212,8 +247,13 @@ export const transform: Transform = {
   script: scripts.script,
   // JSON is read by shape: package.json and tsconfig.json are no business of this step.
   claims: (source, file) => !isManifestFile(file) || manifestFormat(source) !== undefined,
-  // Scripts only: the facts are what a script's documents hand to other code (the worker pool scans through here).
-  scan: (source, file, options) => (SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext)) ? scripts.scan!(source, file, options) : []),
+  // What a script's documents hand to other code, and the fields every document moves (the worker pool scans through here).
+  scan(source, file, options) {
+    if (SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext))) return scripts.scan!(source, file, options);
+    if (!GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return [];
+    const fields = movedInGraphQLFile(source, options);
+    return fields.length > 0 ? [{ kind: 'moved', file, fields } satisfies CrossFact] : [];
+  },
   apply(source, ctx) {
     const { file, options } = ctx;
     if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);

@@ -28,7 +28,7 @@ import { bindName, outer, referencesOf } from './read-flow.js';
 import { rewriteDataType } from './read-patterns.js';
 import type { MovedField } from './read-cache.js';
 import { describeMoves, moveImportedReads, readsOf } from './read-sites.js';
-import { DATA, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
+import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './read-types.js';
 
 /** A declaration as the module graph names it: the file and its top-level name. */
 export interface Origin {
@@ -43,7 +43,8 @@ export type CrossFact =
   | { kind: 'refs'; file: string; local: string; target: Origin; calls: number[]; other: number }
   | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean }
   /** Root query fields the file's documents moved: a `cache.modify` elsewhere may name them by a variable. */
-  | { kind: 'moved'; file: string; fields: MovedField[] };
+  | { kind: 'moved'; file: string; fields: MovedField[] }
+  | TypedFact;
 
 const movesOf = (r: Reads): Move[] => [...r.moves].map(([key, to]) => ({ from: [key], to: [...to] }));
 /** A file as another file's marker names it: relative, with `/`, the same on every machine. */
@@ -142,7 +143,7 @@ function indexOf(facts: readonly CrossFact[]): FactIndex {
       else index.callees.set(f.target.file, new Set([f.target.name]));
     } else if (f.kind === 'refs') index.refs.set(`${f.file}\0${f.local}`, f);
     else if (f.kind === 'doc') index.docs.set(originKey(f), f);
-    else for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
+    else if (f.kind === 'moved') for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
   }
   factIndexes.set(facts, index);
   return index;
@@ -229,6 +230,13 @@ export function scanHooks(sf: ts.SourceFile, project: Project, out: CrossFact[])
       out.push({ kind: 'doc', file, name: local, moves: movesOf(r), open: r.open });
       return true;
     },
+    typed(r, node, how) {
+      const at = node.getStart(sf);
+      const key = `${at}\0${how.kind}\0${'name' in how ? how.name : ''}`;
+      if (recorded.has(key)) return;
+      recorded.add(key);
+      out.push({ kind: 'typed', file, at, end: node.getEnd(), how, moves: movesOf(r), open: r.open });
+    },
   };
 }
 
@@ -302,7 +310,7 @@ function parameterType(r: Reads, type: ts.TypeNode | undefined, shape: 'data' | 
 }
 
 /** The parameter `index` of a function the run hands results to, rewritten or marked. */
-function moveParameterReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], name: string, schema: GraphQLSchema | undefined): void {
+function moveParameterReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], name: string, schema: GraphQLSchema | undefined, hooks: CrossHooks | undefined): void {
   const sf = ch.sf;
   const target = { file: sf.fileName, name };
   const passes = indexOf(facts).byTarget.get(originKey(target)) ?? [];
@@ -328,7 +336,7 @@ function moveParameterReads(ch: FileChanges, project: Project, facts: readonly C
       mark(param, why);
       continue;
     }
-    const r = readsOf(ch, first.moves, first.open, schema);
+    const r = readsOf(ch, first.moves, first.open, schema, hooks);
     bindName(r, param.name, first.shape === 'data' ? DATA : (RESULT as Shape));
     parameterType(r, param.type, first.shape);
     ch.note(param, `reads of the result handed to \`${name}\` moved: ${r.summary}`);
@@ -336,12 +344,12 @@ function moveParameterReads(ch: FileChanges, project: Project, facts: readonly C
 }
 
 /** This file's part of what other files found: callees' parameters and imported documents. */
-export function moveCrossFileReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], schema: GraphQLSchema | undefined): void {
+export function moveCrossFileReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], schema: GraphQLSchema | undefined, hooks?: CrossHooks): void {
   if (facts.length === 0) return;
   const sf = ch.sf;
   const file = sf.fileName;
   const index = indexOf(facts);
-  for (const name of index.callees.get(file) ?? []) moveParameterReads(ch, project, facts, name, schema);
+  for (const name of index.callees.get(file) ?? []) moveParameterReads(ch, project, facts, name, schema, hooks);
   if (index.docs.size === 0) return;
   const mine = project.facts(file);
   if (!mine) return;
@@ -350,7 +358,7 @@ export function moveCrossFileReads(ch: FileChanges, project: Project, facts: rea
     const origin = originOf(project, file, module, name);
     const doc = origin && index.docs.get(originKey(origin));
     if (!doc) continue;
-    const r = readsOf(ch, doc.moves, doc.open, schema);
+    const r = readsOf(ch, doc.moves, doc.open, schema, hooks);
     const binding = importBinding(sf, local);
     const refs = binding && referencesOf(binding);
     if (!refs) {

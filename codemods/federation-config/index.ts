@@ -154,11 +154,12 @@ const OWN_WORK = /AutoQueryConfig|federationJoinKey/;
 /** Where facts move keys or orders to entity classes in other files: `AutoQueryConfig` and DTO orders. */
 const MOVES_TO_CLASSES = /AutoQueryConfig|__pagination_orders__/;
 /**
- * What this step edits in a file with a class when nothing moves to classes: DTO orders, unused
- * order names (dropped), and a name imported from a wrong entry point (`relocate`): wrong means
- * an `ergraph/...` subpath, as every name it moves but AutoQueryConfig is exported from the root.
+ * What this step edits in a file with a class when nothing moves to classes (so no text has DTO
+ * orders): unused order names (dropped), and a name imported from a wrong entry point
+ * (`relocate`): wrong means an `ergraph/...` subpath, as every name it moves but AutoQueryConfig
+ * is exported from the root.
  */
-const CLASS_EDITS = new RegExp(`__pagination_orders__|${ORDER_NAMES.join('|')}|ergraph/`);
+const CLASS_EDITS = new RegExp(`${ORDER_NAMES.join('|')}|ergraph/`);
 const wantsAnywhere = (source: string) => CLASS.test(source) || OWN_WORK.test(source);
 
 const transform = scriptTransform<FederationFact>(
@@ -170,8 +171,8 @@ const transform = scriptTransform<FederationFact>(
     // Any class may be an entity another file's AutoQueryConfig or DTO orders move keys to.
     wants: wantsAnywhere,
     // Within a run that has neither, a class takes nothing: only a class file whose own text this
-    // step edits stays wanted (its orders, the order names it imports, or an import from a wrong
-    // entry point, which the import pass moves). 308 of 2,121 files of real code were parsed with
+    // step edits stays wanted (the order names it imports, or an import from a wrong entry point,
+    // which the import pass moves). 308 of 2,121 files of real code were parsed with
     // parent links and held only for their classes.
     wantsInRun(texts) {
       for (const text of texts) if (MOVES_TO_CLASSES.test(text)) return wantsAnywhere;

@@ -50,6 +50,8 @@ it('wants a class file only for its own edits when nothing in the run moves to c
   // Once a file moves keys to classes, any class may be their entity.
   const moved = federation.script!.wantsInRun!(Object.values(MOVED));
   expect(moved('export class Plain {}\n')).toBe(true);
+  const dtoOrders = federation.script!.wantsInRun!([...Object.values(OWN), 'export class Dto extends DefineSubset(Sku, []) {\n  static __pagination_orders__ = [];\n}\n']);
+  expect(dtoOrders('export class Plain {}\n')).toBe(true);
 });
 
 it('moves a wrong-entry import in a class file, as the broad test did', async () => {

@@ -15,8 +15,9 @@
  * usage error) against `tsc --version`, in wall time, alternating rounds, medians (issue 31.3:
  * at most 1.2x), as users get it: this build packed (`npm pack`) and installed with plain `npm
  * install` into a fresh project beside the same TypeScript, both bins run from there. This
- * repository's own install is not what users run: its `overrides` and hoisting pick other
- * versions of yargs' layout dependencies (string-width 7 against 8 cost users ~0.1 s of `--help`).
+ * repository's own install is not what users run: its dev dependencies change what npm hoists,
+ * and until 2026-11-27 its npm `overrides` (applied here only) gave yargs' layout another
+ * string-width than users got.
  * The install is kept in node_modules/.cache/ergraph-bench per tarball (a new build, a new
  * install). None of the four loads ts-morph (test/codemods/cli-start.test.ts).
  *

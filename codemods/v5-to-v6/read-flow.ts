@@ -78,6 +78,9 @@ function identifiersNamed(sf: ts.SourceFile, text: string): readonly ts.Identifi
   return index.get(text) ?? [];
 }
 
+/** Does the file spell the name `text` anywhere (a codegen type named after an operation)? One index per file, however many documents ask. */
+export const namedIn = (sf: ts.SourceFile, text: string): boolean => identifiersNamed(sf, text).length > 0;
+
 /** Every reference to the variable `name` declares, or undefined when another declaration of the name could shadow it. */
 export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
   const p = name.parent;

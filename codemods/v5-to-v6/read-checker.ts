@@ -268,7 +268,8 @@ export function typedHooks(sf: ts.SourceFile, run: CheckedRun | undefined, base:
       return true;
     },
     follows(r, node) {
-      if (!run.safe.has(`${sf.fileName}\0${node.getStart(sf)}`)) return false;
+      // Under `--since` the files the value reaches may not be written: the data flow's marker stays.
+      if (writing || !run.safe.has(`${sf.fileName}\0${node.getStart(sf)}`)) return false;
       r.ch.note(node, `the typed result is followed from here by the TypeScript checker: ${r.summary}`);
       return true;
     },

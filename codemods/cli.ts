@@ -6,15 +6,18 @@
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
  * 4 `verify` found an operation whose v6 answer differs from its v5 one.
  *
- * This module loads only yargs and the steps' metadata: `--help`, `list`, `--version` and usage
- * errors answer without TypeScript's parser (issue 31.3; test/codemods/cli-start.test.ts).
- * Commands that touch files load cli-run.ts, and through it the steps they run.
+ * `--help`, `list` and `--version` given alone answer from the steps' metadata and the table below,
+ * without yargs (its help layout measures every word: cli-help.ts); everything else, usage errors
+ * included, is parsed by yargs, loaded then, and none of it loads TypeScript's parser (issue 31.3;
+ * test/codemods/cli-start.test.ts). Commands that touch files load cli-run.ts, and through it the
+ * steps they run.
  */
-import yargs from 'yargs';
+import type { Argv } from 'yargs';
 import { processIO, type CommandIO } from '../src/cli-kit/io.js';
 import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
 import { packageVersion } from '../src/cli-kit/version.js';
 import { catalog, type CatalogEntry } from './catalog.js';
+import { renderHelp, type HelpOption, type HelpSpec } from './cli-help.js';
 import type { RunArgs } from './cli-run.js';
 import { EXIT } from './exit.js';
 import { KNOWN_VERSIONS, knownVersion } from './versions.js';
@@ -25,13 +28,100 @@ export type CliIO = CommandIO;
 
 const runner = () => import('./cli-run.js');
 
+const SCRIPT = 'ergraph-migrate';
+
+/** The options every command takes: declared to yargs, and what `--help` lists. */
+const OPTIONS = {
+  'dry-run': { type: 'boolean', default: false, describe: 'write nothing; print a unified diff per file and a summary' },
+  report: { type: 'string', describe: 'write a report to <file.json|file.md>' },
+  force: { type: 'boolean', default: false, describe: 'write even if the git work tree has uncommitted changes, or outside a git repository' },
+  ignore: { type: 'string', array: true, default: [], describe: "glob of paths to skip (picomatch), repeatable; .gitignore'd files are always skipped" },
+  'follow-hardlinks': { type: 'boolean', default: false, describe: 'write a file with other hard links as a new file (breaking the link); without it such files are reported, not written' },
+  since: { type: 'string', describe: 'migrate only files changed since this git ref (all files are still read for cross-file facts)' },
+  workers: { type: 'number', describe: 'worker threads (default: only for large trees on machines with 10+ cores; 0 = none)' },
+  'fail-on-manual': { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' },
+  schema: { type: 'string', describe: 'v5-to-v6: the v6 schema (SDL file, introspection JSON or URL); else GraphQL Config, --app, or the ER graph in the paths' },
+  app: { type: 'string', describe: 'v5-to-v6: module exporting your ER diagram, baseEntity() family or GraphQLHandler' },
+  'load-app': {
+    type: 'boolean',
+    default: false,
+    describe: "v5-to-v6 --dry-run: load the project's code (GraphQL Config as code, --app, the ER graph) to find the v6 schema; a dry run runs none of it otherwise",
+  },
+  'keep-response-keys': {
+    type: 'boolean',
+    default: true,
+    describe: 'v5-to-v6: alias each moved field with its v5 response key (--no-keep-response-keys: the key becomes the method name)',
+  },
+} as const satisfies Record<string, HelpOption>;
+
+const VERIFY_OPTIONS = {
+  url: { type: 'string', describe: 'a running server: v5 at <url>/graphql/v5, v6 at <url>/graphql (instead of --app)' },
+  mutations: { type: 'boolean', default: false, describe: 'run mutations too (twice each), only with --target-env' },
+  'target-env': { type: 'string', describe: 'the non-production environment --mutations may change (a --url host that does not look like a test host must be named here)' },
+  variables: { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' },
+  base: { type: 'string', describe: "on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree's migrated ones" },
+} as const satisfies Record<string, HelpOption>;
+
+const UPGRADE_OPTIONS = {
+  from: { type: 'string', describe: `version the code is at (${KNOWN_VERSIONS.slice(0, -1).join(', ')}); default: detected from the code and the installed package` },
+  to: { type: 'string', demandOption: true, describe: `version to reach (${KNOWN_VERSIONS.slice(1).join(', ')})` },
+  'commit-per-step': { type: 'boolean', default: false, describe: 'one git commit per step (needs a clean work tree)' },
+} as const satisfies Record<string, HelpOption>;
+
+/** The top level as `--help` shows it; yargs is given the same usage, commands and options. */
+const HELP: HelpSpec = {
+  usage: '$0 <transform> <paths...>\n$0 upgrade [--from <version>] --to <version> <paths...>\n$0 verify (--app <module> | --url <base>) <paths...>\n$0 list',
+  commands: [
+    { command: 'list', describe: 'list the transforms' },
+    { command: 'verify [paths..]', describe: 'run each v5 document through compat and its migrated form through v6, and compare the answers' },
+    { command: 'upgrade [paths..]', describe: 'run every transform between two versions, in order' },
+    ...catalog.map((t) => ({ command: `${t.name} <paths..>`, describe: `${t.from} → ${t.to}: ${t.description}` })),
+  ],
+  options: OPTIONS,
+  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs.',
+};
+const describeOf = (command: string) => HELP.commands.find((c) => c.command === command)!.describe;
+
+/** `--help` without yargs, as wide as yargs would make it: the terminal's width, at most 80. */
+export function helpText(io: CliIO = processIO()): string {
+  const columns = (io.stdout as { columns?: number }).columns;
+  return renderHelp(HELP, SCRIPT, columns ? Math.min(80, columns) : 80);
+}
+
 function listing(): string {
   const width = Math.max(...catalog.map((t) => t.name.length));
   return catalog.map((t) => `${t.name.padEnd(width)}  ${t.from} → ${t.to}  ${t.description}\n`).join('');
 }
 
+/**
+ * The help yargs itself gives for the declarations main parses with, one row a line (unwrapped):
+ * what `helpText` must say, word for word (test/codemods/cli-start.test.ts).
+ */
+export async function yargsHelp(): Promise<string> {
+  return (await parserFor([], processIO(), () => {})).wrap(null).getHelp();
+}
+
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  // The commands of issue 31.3 that need no parser: exactly these words, nothing else given.
+  if (argv.length === 1 && argv[0] === '--help') return io.stdout.write(`${helpText(io)}\n`), EXIT.ok;
+  if (argv.length === 1 && argv[0] === '--version') return io.stdout.write(`${packageVersion()}\n`), EXIT.ok;
+  if (argv.length === 1 && argv[0] === 'list') return io.stdout.write(listing()), EXIT.ok;
   let code: number = EXIT.ok;
+  const parser = await parserFor(argv, io, (c) => (code = c));
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (isUsageError(error)) return reportUsageError(SCRIPT, error, io.stderr);
+    if (!(error instanceof Error)) return reportUsageError(SCRIPT, new UsageError(String(error)), io.stderr);
+    // Bad input (a schema that does not load, an --app module that throws): one line, nothing written.
+    io.stderr.write(`${SCRIPT}: ${error.name === 'SchemaLoadError' ? error.message : error.message.split('\n')[0]}\n`);
+    return EXIT.errors;
+  }
+  return code;
+}
+
+async function parserFor(argv: readonly string[], io: CliIO, setCode: (code: number) => void): Promise<Argv> {
+  const { default: yargs } = await import('yargs');
   const argsOf = (a: Record<string, unknown>): RunArgs => ({
     paths: ((a.paths as (string | number)[] | undefined) ?? []).map(String),
     dryRun: Boolean(a.dryRun),
@@ -49,41 +139,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     loadApp: Boolean(a.loadApp),
   });
   const parser = yargs([...argv])
-    .scriptName('ergraph-migrate')
-    .usage('$0 <transform> <paths...>\n$0 upgrade [--from <version>] --to <version> <paths...>\n$0 verify (--app <module> | --url <base>) <paths...>\n$0 list')
-    .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; print a unified diff per file and a summary' })
-    .option('report', { type: 'string', describe: 'write a report to <file.json|file.md>' })
-    .option('force', { type: 'boolean', default: false, describe: 'write even if the git work tree has uncommitted changes, or outside a git repository' })
-    .option('ignore', { type: 'string', array: true, default: [], describe: 'glob of paths to skip (picomatch), repeatable; .gitignore\'d files are always skipped' })
-    .option('follow-hardlinks', { type: 'boolean', default: false, describe: 'write a file with other hard links as a new file (breaking the link); without it such files are reported, not written' })
-    .option('since', { type: 'string', describe: 'migrate only files changed since this git ref (all files are still read for cross-file facts)' })
-    .option('workers', { type: 'number', describe: `worker threads (default: only for large trees on machines with 10+ cores; 0 = none)` })
-    .option('fail-on-manual', { type: 'boolean', default: false, describe: 'exit 3 when manual work is left' })
-    .option('schema', { type: 'string', describe: 'v5-to-v6: the v6 schema (SDL file, introspection JSON or URL); else GraphQL Config, --app, or the ER graph in the paths' })
-    .option('app', { type: 'string', describe: 'v5-to-v6: module exporting your ER diagram, baseEntity() family or GraphQLHandler' })
-    .option('load-app', {
-      type: 'boolean',
-      default: false,
-      describe: "v5-to-v6 --dry-run: load the project's code (GraphQL Config as code, --app, the ER graph) to find the v6 schema; a dry run runs none of it otherwise",
-    })
-    .option('keep-response-keys', {
-      type: 'boolean',
-      default: true,
-      describe: 'v5-to-v6: alias each moved field with its v5 response key (--no-keep-response-keys: the key becomes the method name)',
-    })
-    .command('list', 'list the transforms', {}, () => {
+    .scriptName(SCRIPT)
+    .usage(HELP.usage)
+    .options(OPTIONS)
+    .command('list', describeOf('list'), {}, () => {
       io.stdout.write(listing());
     })
     .command(
       'verify [paths..]',
-      'run each v5 document through compat and its migrated form through v6, and compare the answers',
-      (y) =>
-        y
-          .option('url', { type: 'string', describe: 'a running server: v5 at <url>/graphql/v5, v6 at <url>/graphql (instead of --app)' })
-          .option('mutations', { type: 'boolean', default: false, describe: 'run mutations too (twice each), only with --target-env' })
-          .option('target-env', { type: 'string', describe: 'the non-production environment --mutations may change (a --url host that does not look like a test host must be named here)' })
-          .option('variables', { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' })
-          .option('base', { type: 'string', describe: 'on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree\'s migrated ones' }),
+      describeOf('verify [paths..]'),
+      (y) => y.options(VERIFY_OPTIONS),
       async (a) => {
         // Options of the migration that mean nothing to a run that writes nothing and loads the
         // app it is given: refused, not ignored, so nobody believes e.g. --schema was used.
@@ -91,7 +156,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         const stray = Object.entries(given).filter(([, on]) => on).map(([name]) => `--${name}`);
         if (stray.length) throw new UsageError(`verify writes nothing and loads only --app or --url: ${stray.join(', ')} ${stray.length === 1 ? 'does' : 'do'} not apply`);
         const { verify } = await import('./verify/index.js');
-        code = await verify(
+        setCode(await verify(
           {
             paths: ((a.paths as (string | number)[] | undefined) ?? []).map(String),
             ignore: ((a.ignore as (string | number)[] | undefined) ?? []).map(String),
@@ -105,17 +170,13 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
             keepResponseKeys: a.keepResponseKeys !== false,
           },
           io,
-        );
+        ));
       },
     )
     .command(
       'upgrade [paths..]',
-      'run every transform between two versions, in order',
-      (y) =>
-        y
-          .option('from', { type: 'string', describe: `version the code is at (${KNOWN_VERSIONS.slice(0, -1).join(', ')}); default: detected from the code and the installed package` })
-          .option('to', { type: 'string', demandOption: true, describe: `version to reach (${KNOWN_VERSIONS.slice(1).join(', ')})` })
-          .option('commit-per-step', { type: 'boolean', default: false, describe: 'one git commit per step (needs a clean work tree)' }),
+      describeOf('upgrade [paths..]'),
+      (y) => y.options(UPGRADE_OPTIONS),
       async (a) => {
         const args = argsOf(a);
         const to = String(a.to);
@@ -132,31 +193,21 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         }
         if (steps.length === 0) throw new UsageError(`no transform between ${a.from ?? 'the detected version'} and ${to}`);
         io.stdout.write(`steps: ${steps.map((t) => t.name).join(' → ')}\n`);
-        code = await run.execute(steps, args, io);
+        setCode(await run.execute(steps, args, io));
       },
     );
   for (const t of catalog)
-    parser.command(`${t.name} <paths..>`, `${t.from} → ${t.to}: ${t.description}`, {}, async (a) => {
-      code = await (await runner()).executeOne(t, argsOf(a), io, catalog);
+    parser.command(`${t.name} <paths..>`, describeOf(`${t.name} <paths..>`), {}, async (a) => {
+      setCode(await (await runner()).executeOne(t, argsOf(a), io, catalog));
     });
-  parser
+  return parser
     .demandCommand(1, 'give a transform, upgrade or list')
     .strict()
     .help()
     .version(packageVersion())
     .exitProcess(false)
-    .epilogue('Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs.')
+    .epilogue(HELP.epilogue)
     .fail((message, error) => {
       throw error ?? new UsageError(message);
     });
-  try {
-    await parser.parseAsync();
-  } catch (error) {
-    if (isUsageError(error)) return reportUsageError('ergraph-migrate', error, io.stderr);
-    if (!(error instanceof Error)) return reportUsageError('ergraph-migrate', new UsageError(String(error)), io.stderr);
-    // Bad input (a schema that does not load, an --app module that throws): one line, nothing written.
-    io.stderr.write(`ergraph-migrate: ${error.name === 'SchemaLoadError' ? error.message : error.message.split('\n')[0]}\n`);
-    return EXIT.errors;
-  }
-  return code;
 }

@@ -24,6 +24,12 @@ export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script:
   return step.wants(script.source) || bindsHiddenNames(script);
 }
 
+/** The step with its text test for a run over `texts` (`wantsInRun`), or the step itself. */
+export function forRun(step: Transform, texts: Iterable<string>): Transform {
+  const narrow = step.script?.wantsInRun;
+  return narrow ? { ...step, script: { ...step.script!, wants: narrow(texts) } } : step;
+}
+
 /** `touches` of one facts list, asked once however many files it is applied to. */
 const touchedCache = new WeakMap<readonly unknown[], ReadonlySet<string>>();
 function touchedBy<F>(step: ScriptStep<F>, facts: readonly F[], options: TransformOptions): ReadonlySet<string> {

@@ -70,7 +70,13 @@ export type StepMeta = Pick<Transform, 'name' | 'from' | 'to' | 'description'>;
 export interface ScriptStep<Fact = unknown> {
   /** Cheap text test: false means nothing for this step in the file (no parse on its behalf). */
   wants(source: string): boolean;
-  /** `options` is the run's (the v6 schema, the module graph); the worker pool scans without them. */
+  /**
+   * A narrower text test for one run, from every text its segment reads: for a step whose work in
+   * a file depends on what another file says. It must want every file where `wants` would lead to
+   * an edit, a note or a fact in that run; the runner uses it in place of `wants`.
+   */
+  wantsInRun?(texts: Iterable<string>): (source: string) => boolean;
+  /** `options` is the run's (the v6 schema, the module graph), in the worker pool too. */
   scan?(script: Script, options?: TransformOptions): Fact[];
   /**
    * Files the facts give this step work in that its text test passes over (a function another

@@ -21,6 +21,8 @@ export declare namespace ts {
   type CallExpression = Ts.CallExpression;
   type ClassDeclaration = Ts.ClassDeclaration;
   type ClassLikeDeclaration = Ts.ClassLikeDeclaration;
+  type CompilerHost = Ts.CompilerHost;
+  type CompilerOptions = Ts.CompilerOptions;
   type CreateSourceFileOptions = Ts.CreateSourceFileOptions;
   type DiagnosticWithLocation = Ts.DiagnosticWithLocation;
   type ExportDeclaration = Ts.ExportDeclaration;
@@ -40,8 +42,10 @@ export declare namespace ts {
   type NoSubstitutionTemplateLiteral = Ts.NoSubstitutionTemplateLiteral;
   type Node = Ts.Node;
   type ObjectBindingPattern = Ts.ObjectBindingPattern;
+  type ParameterDeclaration = Ts.ParameterDeclaration;
   type ObjectLiteralElementLike = Ts.ObjectLiteralElementLike;
   type ObjectLiteralExpression = Ts.ObjectLiteralExpression;
+  type Program = Ts.Program;
   type PropertyAccessExpression = Ts.PropertyAccessExpression;
   type PropertyAssignment = Ts.PropertyAssignment;
   type PropertyDeclaration = Ts.PropertyDeclaration;
@@ -50,9 +54,27 @@ export declare namespace ts {
   type SourceFile = Ts.SourceFile;
   type StringLiteral = Ts.StringLiteral;
   type SyntaxKind = Ts.SyntaxKind;
+  type Type = Ts.Type;
+  type TypeReference = Ts.TypeReference;
+  type TypeChecker = Ts.TypeChecker;
   type TypeLiteralNode = Ts.TypeLiteralNode;
   type TypeNode = Ts.TypeNode;
   type TaggedTemplateExpression = Ts.TaggedTemplateExpression;
   type VariableDeclaration = Ts.VariableDeclaration;
   type VariableStatement = Ts.VariableStatement;
+}
+
+/**
+ * TypeScript's lib files (`lib.es2022.d.ts`, …) for a program: ts-morph keeps them in its
+ * `@ts-morph/common` (the `typescript.js` it bundles has none next to it on disk), and loaded once.
+ * Resolved from ts-morph's own place, where its package manager put that dependency.
+ */
+let libs: { folder: string; files: Map<string, string> } | undefined;
+export function libFiles(): { folder: string; files: Map<string, string> } {
+  if (libs) return libs;
+  const fromMorph = createRequire(createRequire(import.meta.url).resolve('ts-morph'));
+  const common = fromMorph('@ts-morph/common') as { getLibFiles(): { fileName: string; text: string }[]; libFolderInMemoryPath: string };
+  const folder = common.libFolderInMemoryPath;
+  libs = { folder, files: new Map(common.getLibFiles().map((f) => [`${folder}/${f.fileName}`, f.text])) };
+  return libs;
 }

@@ -47,10 +47,13 @@ export async function runPooled(
 ): Promise<Outcomes> {
   const outcomes: Outcomes = new Map(files.map((f) => [f, []]));
   const current = new Map(files.map((f) => [f, texts.get(f)!]));
+  // Cloned once per run, revived once per step in each worker (schemas as SDL, the graph as facts).
+  const cloneable = cloneableOptions(options);
   for (const step of steps) {
     const mine = files.filter((f) => handles(step, f) && !outcomes.get(f)!.some((o) => o.error));
     const facts: unknown[] = [];
     const failed = new Map<string, Error>();
+    pool.broadcast({ op: 'options', transform: step.name, options: cloneable });
     if (step.scan) {
       const replies = await pool.run(mine.map((file) => ({ op: 'scan', transform: step.name, file, source: current.get(file)! })));
       replies.forEach((reply, i) => {
@@ -60,7 +63,7 @@ export async function runPooled(
     }
     const pending = mine.filter((f) => !failed.has(f));
     for (const [file, error] of failed) outcomes.get(file)!.push({ transform: step.name, error });
-    pool.broadcast({ op: 'facts', transform: step.name, facts, options: cloneableOptions(options) });
+    pool.broadcast({ op: 'facts', transform: step.name, facts });
     const replies: Reply[] = await pool.run(pending.map((file) => ({ op: 'apply', transform: step.name, file, source: current.get(file)! })), progress);
     replies.forEach((reply, i) => {
       const file = pending[i]!;

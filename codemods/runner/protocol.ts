@@ -7,7 +7,13 @@ export type Task =
   | { id: number; op: 'scan'; transform: string; file: string; source: string }
   | { id: number; op: 'apply'; transform: string; file: string; source: string };
 
-export type Control = { op: 'facts'; transform: string; facts: unknown[]; options: Record<string, unknown> };
+/**
+ * A step's options go to every worker before its scan (v5-to-v6's scan needs the schema and the
+ * module graph to record what other files read), its facts after the scan, before the apply.
+ */
+export type Control =
+  | { op: 'options'; transform: string; options: Record<string, unknown> }
+  | { op: 'facts'; transform: string; facts: unknown[] };
 
 export interface SerializedError {
   name: string;

@@ -16,6 +16,7 @@
 import { relative, resolve } from 'node:path';
 import { handles } from '../apply.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
+import { forRun } from '../script-steps.js';
 import type { CompanionFile, Transform, TransformOptions } from '../types.js';
 import { reportLeftovers } from './leftovers.js';
 import { listFiles } from './listing.js';
@@ -71,7 +72,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       }
       // Kept only for steps that have not read these trees yet (their caches on a tree are their own).
       const later = segments.slice(i + 1).flat();
-      const project = parses.parseAll(segment, later.length > 0 && !later.some((t) => segments.slice(0, i + 1).flat().includes(t)));
+      const keep = later.length > 0 && !later.some((t) => segments.slice(0, i + 1).flat().includes(t));
+      // Text tests narrowed by what the segment's texts say as a whole (a worker sees one file).
+      const narrowed = pool ? segment : segment.map((step) => forRun(step, texts.values()));
+      const project = parses.parseAll(narrowed, keep);
       options = { ...options, project, ...(only ? { writing: only } : {}) };
       const mine = files.filter((f) => segment.some((t) => handles(t, f)) && !reports.get(f)!.error);
       let done = 0;
@@ -80,7 +84,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       const { trees, quiet, unheld } = parses;
       const outcomes = pool
         ? await runPooled(segment, mine, texts, options, pool, progress)
-        : runShared(segment, mine, texts, options, trees, quiet, unheld, progress);
+        : runShared(narrowed, mine, texts, options, trees, quiet, unheld, progress);
       recordOutcomes(outcomes, reports, texts, companions, cwd, rel);
       parses.forgetChanged();
     }

@@ -5,12 +5,12 @@
  */
 import { applyFile, handles, scanFile } from '../apply.js';
 import { append } from '../lib/append.js';
-import { fileChanges, OverlapError } from '../lib/changes.js';
+import { fileChanges, OverlapError, TODO_PREFIX } from '../lib/changes.js';
 import { fixImports, type ImportFixes } from '../lib/import-fixes.js';
 import { parseSource } from '../lib/parse.js';
 import { scriptOf, type Script } from '../lib/script.js';
 import { importFixes, projectOf, stepWants } from '../script-steps.js';
-import type { Transform, TransformOptions } from '../types.js';
+import type { Transform, TransformOptions, TransformResult } from '../types.js';
 import type { Outcomes, StepOutcome } from './types.js';
 
 /**
@@ -29,6 +29,14 @@ function mergeFixes(all: readonly ImportFixes[]): ImportFixes {
     relocate ||= !!f.relocate;
   }
   return { drop: [...drop], rename, removeReExports: [...removeReExports], relocate };
+}
+
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+/** Whether the result holds a marker line of `step` that the source did not. */
+function addedMarker(result: TransformResult, source: string, step: string, last: string | undefined): boolean {
+  if (result.output === source) return false;
+  return result.manual.some((m) => (m.transform ?? last) === step && occurrences(result.output, `${TODO_PREFIX}${m.reason}`) > occurrences(source, `${TODO_PREFIX}${m.reason}`));
 }
 
 /** The steps over one shared parse per script; other files (GraphQL documents) through `apply`. */
@@ -60,7 +68,7 @@ export function runShared(
       try {
         if (script && step.script) {
           if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script, options));
-        } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file));
+        } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file, options));
       } catch (error) {
         failed.set(file, error as Error);
       }
@@ -104,6 +112,8 @@ export function runShared(
         const last = active[active.length - 1]?.name;
         if (last && ch.edits.length > importEdits && edited.size === 0) edited.add(last);
         const result = ch.result();
+        // A step whose only change is a marker above a line changed the file too (the pool, running steps one at a time, says so).
+        for (const step of active) if (!edited.has(step.name) && addedMarker(result, script.source, step.name, last)) edited.add(step.name);
         const list: StepOutcome[] = active.map((step, i) => {
           const isLast = i === active.length - 1;
           const prefix = `${step.name}: `;

@@ -26,8 +26,9 @@ import type { Project } from '../lib/project.js';
 import type { MovedPath } from './document.js';
 import { bindName, outer, referencesOf } from './read-flow.js';
 import { rewriteDataType } from './read-patterns.js';
+import type { MovedField } from './read-cache.js';
 import { describeMoves, moveImportedReads, readsOf } from './read-sites.js';
-import { DATA, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
+import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './read-types.js';
 
 /** A declaration as the module graph names it: the file and its top-level name. */
 export interface Origin {
@@ -40,7 +41,10 @@ type Move = Pick<MovedPath, 'from' | 'to'>;
 export type CrossFact =
   | { kind: 'pass'; file: string; at: number; index: number; target: Origin; shape: 'data' | 'result'; moves: Move[]; open: boolean }
   | { kind: 'refs'; file: string; local: string; target: Origin; calls: number[]; other: number }
-  | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean };
+  | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean }
+  /** Root query fields the file's documents moved: a `cache.modify` elsewhere may name them by a variable. */
+  | { kind: 'moved'; file: string; fields: MovedField[] }
+  | TypedFact;
 
 const movesOf = (r: Reads): Move[] => [...r.moves].map(([key, to]) => ({ from: [key], to: [...to] }));
 /** A file as another file's marker names it: relative, with `/`, the same on every machine. */
@@ -118,13 +122,15 @@ interface FactIndex {
   callees: Map<string, Set<string>>;
   refs: Map<string, Refs>;
   docs: Map<string, Doc>;
+  /** v5 name → the field, once however many documents move it. */
+  moved: Map<string, MovedField>;
 }
 const factIndexes = new WeakMap<readonly CrossFact[], FactIndex>();
 
 function indexOf(facts: readonly CrossFact[]): FactIndex {
   let index = factIndexes.get(facts);
   if (index) return index;
-  index = { calls: new Map(), byTarget: new Map(), callees: new Map(), refs: new Map(), docs: new Map() };
+  index = { calls: new Map(), byTarget: new Map(), callees: new Map(), refs: new Map(), docs: new Map(), moved: new Map() };
   for (const f of facts) {
     if (f.kind === 'pass') {
       index.calls.set(`${f.file}\0${f.at}\0${f.index}`, f);
@@ -136,7 +142,8 @@ function indexOf(facts: readonly CrossFact[]): FactIndex {
       if (names) names.add(f.target.name);
       else index.callees.set(f.target.file, new Set([f.target.name]));
     } else if (f.kind === 'refs') index.refs.set(`${f.file}\0${f.local}`, f);
-    else index.docs.set(originKey(f), f);
+    else if (f.kind === 'doc') index.docs.set(originKey(f), f);
+    else if (f.kind === 'moved') for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
   }
   factIndexes.set(facts, index);
   return index;
@@ -223,6 +230,13 @@ export function scanHooks(sf: ts.SourceFile, project: Project, out: CrossFact[])
       out.push({ kind: 'doc', file, name: local, moves: movesOf(r), open: r.open });
       return true;
     },
+    typed(r, node, how) {
+      const at = node.getStart(sf);
+      const key = `${at}\0${how.kind}\0${'name' in how ? how.name : ''}`;
+      if (recorded.has(key)) return;
+      recorded.add(key);
+      out.push({ kind: 'typed', file, at, end: node.getEnd(), how, moves: movesOf(r), open: r.open });
+    },
   };
 }
 
@@ -296,7 +310,7 @@ function parameterType(r: Reads, type: ts.TypeNode | undefined, shape: 'data' | 
 }
 
 /** The parameter `index` of a function the run hands results to, rewritten or marked. */
-function moveParameterReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], name: string, schema: GraphQLSchema | undefined): void {
+function moveParameterReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], name: string, schema: GraphQLSchema | undefined, hooks: CrossHooks | undefined): void {
   const sf = ch.sf;
   const target = { file: sf.fileName, name };
   const passes = indexOf(facts).byTarget.get(originKey(target)) ?? [];
@@ -322,7 +336,7 @@ function moveParameterReads(ch: FileChanges, project: Project, facts: readonly C
       mark(param, why);
       continue;
     }
-    const r = readsOf(ch, first.moves, first.open, schema);
+    const r = readsOf(ch, first.moves, first.open, schema, hooks);
     bindName(r, param.name, first.shape === 'data' ? DATA : (RESULT as Shape));
     parameterType(r, param.type, first.shape);
     ch.note(param, `reads of the result handed to \`${name}\` moved: ${r.summary}`);
@@ -330,12 +344,12 @@ function moveParameterReads(ch: FileChanges, project: Project, facts: readonly C
 }
 
 /** This file's part of what other files found: callees' parameters and imported documents. */
-export function moveCrossFileReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], schema: GraphQLSchema | undefined): void {
+export function moveCrossFileReads(ch: FileChanges, project: Project, facts: readonly CrossFact[], schema: GraphQLSchema | undefined, hooks?: CrossHooks): void {
   if (facts.length === 0) return;
   const sf = ch.sf;
   const file = sf.fileName;
   const index = indexOf(facts);
-  for (const name of index.callees.get(file) ?? []) moveParameterReads(ch, project, facts, name, schema);
+  for (const name of index.callees.get(file) ?? []) moveParameterReads(ch, project, facts, name, schema, hooks);
   if (index.docs.size === 0) return;
   const mine = project.facts(file);
   if (!mine) return;
@@ -344,7 +358,7 @@ export function moveCrossFileReads(ch: FileChanges, project: Project, facts: rea
     const origin = originOf(project, file, module, name);
     const doc = origin && index.docs.get(originKey(origin));
     if (!doc) continue;
-    const r = readsOf(ch, doc.moves, doc.open, schema);
+    const r = readsOf(ch, doc.moves, doc.open, schema, hooks);
     const binding = importBinding(sf, local);
     const refs = binding && referencesOf(binding);
     if (!refs) {
@@ -353,4 +367,9 @@ export function moveCrossFileReads(ch: FileChanges, project: Project, facts: rea
     }
     moveImportedReads(r, refs);
   }
+}
+
+/** The root query fields the run's documents moved (for files holding none of their own). */
+export function movedInRun(facts: readonly CrossFact[]): readonly MovedField[] {
+  return facts.length > 0 ? [...indexOf(facts).moved.values()] : [];
 }

@@ -101,6 +101,7 @@ function options(r: Reads, arg: ts.Node | undefined): void {
 
 /** The result type a call names (`useQuery<GetUsers>(…)`) still describes the v5 shape. */
 function typeArguments(r: Reads, call: ts.CallExpression): void {
+  if (call.typeArguments?.length && describesShape(call.typeArguments[0]!)) r.typed?.(r, call.typeArguments[0]!, { kind: 'type' });
   if (call.typeArguments?.length && describesShape(call.typeArguments[0]!))
     r.todo(call, `the type argument \`${call.typeArguments[0]!.getText(r.sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
 }
@@ -187,12 +188,33 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     todo: (node, why) => ch.manual(node, `${why}; move its reads: ${summary}`),
     passes: hooks?.passes,
     exports: hooks?.exports,
+    typed: hooks?.typed,
   };
 }
 
 /** The reads of a document another module exports, through the names that refer to it here. */
 export function moveImportedReads(r: Reads, refs: readonly ts.Node[]): void {
   for (const ref of refs) useOf(r, ref);
+}
+
+/** Codegen's result type names for an operation (`query UserGetAll` → `UserGetAllQuery`). */
+const CODEGEN_SUFFIX = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
+
+/**
+ * What types this document's result where the scan can see it: its own type argument, a call
+ * (`graphql(…)` of the client preset or gql.tada types its result), a codegen result type named
+ * after an operation and written in this file. The checker pass (`read-checker.ts`) runs only
+ * when one is found, so a run of untyped code builds no TypeScript program.
+ */
+function typedDocument(r: Reads, docNode: ts.Node, document: DocumentNode, generic: ts.TypeNode | undefined): void {
+  if (!r.typed) return;
+  if (generic && describesShape(generic)) r.typed(r, generic, { kind: 'type' });
+  if (ts.isCallExpression(docNode)) r.typed(r, docNode, { kind: 'document' });
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
+    const name = `${d.name.value}${CODEGEN_SUFFIX[d.operation]}`;
+    if (new RegExp(`\\b${name}\\b`).test(r.sf.text)) r.typed(r, docNode, { kind: 'name', name });
+  }
 }
 
 export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[], schema?: GraphQLSchema, hooks?: CrossHooks): void {
@@ -205,6 +227,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
     errorPaths(r);
   }
   const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;
+  typedDocument(r, docNode, document, generic);
   if (generic && describesShape(generic)) r.todo(docNode, `the type argument \`${generic.getText(sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
   if (twice) return r.todo(docNode, `operations of this document move \`data.${twice.from[0]}\` to different places`);
@@ -213,6 +236,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   if (!ts.isVariableDeclaration(decl) || decl.initializer !== node) return useOf(r, docNode);
   if (!ts.isIdentifier(decl.name)) return r.todo(docNode, 'the document is destructured');
   // `const Q: TypedDocumentNode<UsersQuery, …> = gql…`: a type written for the v5 result.
+  if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length && describesShape(decl.type.typeArguments[0]!)) r.typed?.(r, decl.type.typeArguments[0]!, { kind: 'type' });
   if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length) r.todo(decl.type, `the type \`${decl.type.getText(sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const statement = decl.parent.parent;
   const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);

@@ -52,10 +52,30 @@ export interface Reads {
   passes?(r: Reads, call: ts.CallExpression, index: number, shape: Shape): boolean;
   /** The document is exported under its name `local`: true when the run follows it into its importers. */
   exports?(r: Reads, local: string): boolean;
+  /**
+   * The scan found a type for this operation's result: a type node written for it (`useQuery<T>`,
+   * `TypedDocumentNode<T, V>`), a typed document (`graphql(…)` of the client preset or gql.tada),
+   * or a codegen result type named after the operation (`read-checker.ts` follows its reads).
+   */
+  typed?(r: Reads, node: ts.Node, how: TypedHow): void;
 }
 
+/** A node of `file` at [at, end) that types the result of an operation with these moves (`read-checker.ts`). */
+export interface TypedFact {
+  kind: 'typed';
+  file: string;
+  at: number;
+  end: number;
+  how: TypedHow;
+  moves: { from: string[]; to: string[] }[];
+  open: boolean;
+}
+
+/** How the checker finds a typed operation's data type from the node the scan names. */
+export type TypedHow = { kind: 'type' } | { kind: 'document' } | { kind: 'name'; name: string };
+
 /** What the cross-file pass plugs into the read-site pass of one file. */
-export type CrossHooks = Pick<Reads, 'passes' | 'exports'> & {
+export type CrossHooks = Pick<Reads, 'passes' | 'exports' | 'typed'> & {
   /** The scan's dry run: its edits are thrown away, and once-per-file reports wait for the real one. */
   scanning?: boolean;
 };

@@ -13,7 +13,13 @@
  *
  * The last rows time the CLI's start for what needs no step (`--help`, `list`, `--version`, a
  * usage error) against `tsc --version`, in wall time, alternating rounds, medians (issue 31.3:
- * at most 1.2x). None of them loads ts-morph (test/codemods/cli-start.test.ts).
+ * at most 1.2x), as users get it: this build packed (`npm pack`) and installed with plain `npm
+ * install` into a fresh project beside the same TypeScript, both bins run from there. This
+ * repository's own install is not what users run: its dev dependencies change what npm hoists,
+ * and until 2026-11-27 its npm `overrides` (applied here only) gave yargs' layout another
+ * string-width than users got.
+ * The install is kept in node_modules/.cache/ergraph-bench per tarball (a new build, a new
+ * install). None of the four loads ts-morph (test/codemods/cli-start.test.ts).
  *
  * Another row runs the same chain over real code nobody here wrote: the TypeScript sources (not
  * declaration files) that this repository's installed packages ship (zod, ajv, GraphiQL...).
@@ -29,6 +35,7 @@
  * Run alone: `npx tsx bench/codemods.ts [files]`; `npm run bench` imports `run` and gets rows.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -109,12 +116,35 @@ async function migrate(root: string, workers: number): Promise<void> {
   if (report.summary.errors > 0 || report.summary.changed !== report.summary.files) throw new Error(`unexpected run: ${JSON.stringify(report.summary)}`);
 }
 
-const CLI = fileURLToPath(new URL('../bin/ergraph-migrate.js', import.meta.url));
-const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The commands that must start like `tsc --version` (issue 31.3): none of them loads a step. */
 const QUICK: readonly (readonly string[])[] = [['--help'], ['list'], ['--version'], ['no-such-step', 'src']];
-const cliStart = (args: readonly string[]) => () => void spawnSync(process.execPath, [CLI, ...args], { stdio: 'ignore' });
-const tscStart = () => void spawnSync(process.execPath, [TSC, '--version'], { stdio: 'ignore' });
+
+/**
+ * A fresh project with this build installed from its tarball by plain `npm install`, and the
+ * TypeScript this repository has beside it: the two bins as a user's project runs them.
+ */
+function packedInstall(): string {
+  if (!existsSync(join(ROOT, 'dist/codemods/cli.js'))) throw new Error('dist/ is not built (npm run build)');
+  mkdirSync(CACHE, { recursive: true });
+  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', CACHE], { cwd: ROOT, encoding: 'utf8' });
+  const tarball = packed.stdout.trim().split('\n').pop()!;
+  if (packed.status !== 0 || !tarball.endsWith('.tgz')) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const data = readFileSync(join(CACHE, tarball));
+  const project = join(CACHE, `consumer-${createHash('sha256').update(data).digest('hex').slice(0, 16)}`);
+  const done = join(project, '.done');
+  if (!existsSync(done)) {
+    for (const old of readdirSync(CACHE)) if (old.startsWith('consumer-')) rmSync(join(CACHE, old), { recursive: true, force: true });
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bench-consumer', version: '1.0.0', type: 'module', private: true }));
+    const typescript = (JSON.parse(readFileSync(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }).version;
+    const installed = spawnSync('npm', ['install', join(CACHE, tarball), `typescript@${typescript}`, '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8' });
+    if (installed.status !== 0) throw new Error(`npm install in ${project} failed: ${installed.stderr}`);
+    writeFileSync(done, '');
+  }
+  rmSync(join(CACHE, tarball));
+  return project;
+}
 
 const INSTALLED = fileURLToPath(new URL('../node_modules/', import.meta.url));
 
@@ -175,6 +205,25 @@ async function wallMs(side: () => Promise<void>): Promise<number> {
   return performance.now() - started;
 }
 
+/** The CLI's start rows: each quick command beside `tsc --version`, from a packed install. */
+export async function cliStartRows(budgetMs: number): Promise<BenchRow[]> {
+  const consumer = packedInstall();
+  const bin = (path: string, args: readonly string[]) => () => void spawnSync(process.execPath, [join(consumer, 'node_modules', path), ...args], { cwd: consumer, stdio: 'ignore' });
+  const startSides: Record<string, () => void> = { tsc: bin('typescript/bin/tsc', ['--version']) };
+  for (const args of QUICK) startSides[args.join(' ')] = bin('.bin/ergraph-migrate', args);
+  const start = await alternate(startSides, { budgetMs, minRounds: 5, maxRounds: 20, clock: 'wall', warmupMs: 0 });
+  return QUICK.map((args) => ({
+    bench: 'codemods',
+    case: `CLI start (no step loaded), from a packed install (npm pack, npm install), wall time, alternating rounds, Node ${process.versions.node}`,
+    subject: `ergraph-migrate ${args.join(' ')}`,
+    subjectMs: start.ms[args.join(' ')]!,
+    baseline: 'tsc --version',
+    baselineMs: start.ms.tsc!,
+    target: 1.2,
+    rounds: start.rounds,
+  }));
+}
+
 export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: number; files?: number } = {}): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ergraph-bench-'));
   try {
@@ -213,9 +262,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         },
       ];
     }
-    const startSides: Record<string, () => void> = { tsc: tscStart };
-    for (const args of QUICK) startSides[args.join(' ')] = cliStart(args);
-    const start = await alternate(startSides, { budgetMs: budgetMs * 0.2, minRounds: 5, maxRounds: 20, clock: 'wall', warmupMs: 0 });
+    const startRows = await cliStartRows(budgetMs * 0.2);
     const filesPerSecond = (msPerRun: number) => Math.round((files / msPerRun) * 1000);
     return [
       {
@@ -250,16 +297,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         note: `${changed} files to change, ${errors} left with an error (they do not parse, or hold GraphQL that does not)`,
       },
       ...largeRow,
-      ...QUICK.map((args) => ({
-        bench: 'codemods',
-        case: `CLI start (no step loaded), wall time, alternating rounds, Node ${process.versions.node}`,
-        subject: `ergraph-migrate ${args.join(' ')}`,
-        subjectMs: start.ms[args.join(' ')]!,
-        baseline: 'tsc --version',
-        baselineMs: start.ms.tsc!,
-        target: 1.2,
-        rounds: start.rounds,
-      })),
+      ...startRows,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   console.log();
   printRows(rows);
   const after = loadavg();
-  console.log(`load average after: ${after.map((l) => l.toFixed(2)).join(' ')}; node ${process.version}, graphql ${graphqlVersion}; times are medians of alternating rounds, in CPU time`);
+  console.log(`load average after: ${after.map((l) => l.toFixed(2)).join(' ')}; node ${process.version}, graphql ${graphqlVersion}; times are medians of alternating rounds, in this process's CPU time (wall time for the SQL benches, whose server work is another process's, and the CLI start)`);
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3]!, Number(process.argv[4]));

@@ -68,7 +68,7 @@ export function runShared(
       try {
         if (script && step.script) {
           if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script, options));
-        } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file));
+        } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file, options));
       } catch (error) {
         failed.set(file, error as Error);
       }

@@ -16,15 +16,18 @@ import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
 import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
-import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from './document.js';
+import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions, type MovedPath } from './document.js';
 import { findEmbeddedDocuments, MAGIC_COMMENT, parseableText, type EmbeddedDocument } from './embedded.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 import { moveReadSites, moveStrayCacheFields, unseenReaders } from './read-sites.js';
-import { applyHooks, moveCrossFileReads, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
+import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
+import { markUnseenCacheFields, type MovedField } from './read-cache.js';
+import { append } from '../lib/append.js';
 import type { CrossHooks } from './read-types.js';
-import { checkedRun, moveTypedReads, rememberText, typedHooks } from './read-checker.js';
+import { checkedRun, moveTypedReads, typedHooks } from './read-checker.js';
+import { rememberText } from '../lib/program.js';
 import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
 
@@ -109,6 +112,24 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   return { output: output === source ? source : output, manual, notes };
 }
 
+/** The root query fields a `.graphql` file's documents move: a `cache.modify` in code may name them by a variable. */
+function movedInGraphQLFile(source: string, options: TransformOptions | undefined): MovedField[] {
+  const schemas = options ? schemasOf(options) : [];
+  if (schemas.length === 0 || holdsNothing(source)) return [];
+  let document: DocumentNode;
+  try {
+    document = parse(source);
+  } catch {
+    // The apply reports a document that does not parse.
+    return [];
+  }
+  const choice = chooseSchema(document, schemas);
+  if (!choice || choice === 'foreign') return [];
+  const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options!));
+  keepIfInvalid(rewrite, document, source, choice.schema, false);
+  return queryMoves(rewrite.moves, choice.schema);
+}
+
 /** A rewrite whose result the v6 schema refuses is dropped: the document stays as it was, its problems reported. */
 function keepIfInvalid(rewrite: DocumentRewrite, document: DocumentNode, text: string, schema: GraphQLSchema, template: boolean): void {
   if (rewrite.edits.length === 0) return;
@@ -134,9 +155,18 @@ function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): 
   }
 }
 
-/** Rewrites the file's documents; true when one of them moves response paths. */
-function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): boolean {
+/** The moves of a rewrite that are root query fields: what a `cache.modify` may name. */
+function queryMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
+  const query = knownOf(schema).index.query;
+  return moves.flatMap(({ target: { flatName, entity, method } }) =>
+    query.get(flatName)?.some((t) => t.entity === entity && t.method === method) ? [{ from: flatName, entity, method }] : [],
+  );
+}
+
+/** Rewrites the file's documents: whether one of them moves response paths, and the root query fields they move. */
+function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): { moved: boolean; fields: MovedField[] } {
   const { sf } = ch;
+  const fields: MovedField[] = [];
   const schemas = schemasOf(options);
   // Parse every document first, so a file with one broken document is left wholly untouched.
   const documents = findEmbeddedDocuments(sf).map((doc) => ({ doc, document: parseEmbedded(doc, file, sf) }));
@@ -161,12 +191,13 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
+    append(fields, queryMoves(rewrite.moves, choice.schema));
     moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
     moved ||= rewrite.moves.length > 0;
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
   }
-  return moved;
+  return { moved, fields };
 }
 
 /** Where a script's left-alone documents wait until `finish` reports them. */
@@ -184,7 +215,8 @@ const scripts = scriptTransform<unknown>(
       const out: CrossFact[] = [];
       rememberText(project, file, sf.text);
       try {
-        rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
+        const { fields } = rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
+        if (fields.length > 0) out.push({ kind: 'moved', file, fields });
       } catch (error) {
         // The apply reports a document that does not parse.
         if (error instanceof ParseError) return [];
@@ -213,15 +245,19 @@ const scripts = scriptTransform<unknown>(
       const followed = new Set<number>();
       const manual = ch.manual;
       if (checked) ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), manual.call(ch, node, reason));
+      let fields: MovedField[] = [];
       try {
-        const moved = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, options.writing));
+        const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, options.writing));
+        fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, options.writing));
         moveTypedReads(ch, checked, schema, marked, followed);
-        if (checked && (moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
+        if (checked && (rewritten.moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
       } finally {
         ch.manual = manual;
       }
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
+      // Fields named by a variable: the file's own moves, or the run's where its documents moved none.
+      markUnseenCacheFields(ch, fields.length > 0 ? fields : movedInRun(cross));
       rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
       rewriteNamingHelpers(ch);
     },
@@ -239,8 +275,13 @@ export const transform: Transform = {
   script: scripts.script,
   // JSON is read by shape: package.json and tsconfig.json are no business of this step.
   claims: (source, file) => !isManifestFile(file) || manifestFormat(source) !== undefined,
-  // Scripts only: the facts are what a script's documents hand to other code (the worker pool scans through here).
-  scan: (source, file, options) => (SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext)) ? scripts.scan!(source, file, options) : []),
+  // What a script's documents hand to other code, and the fields every document moves (the worker pool scans through here).
+  scan(source, file, options) {
+    if (SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext))) return scripts.scan!(source, file, options);
+    if (!GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return [];
+    const fields = movedInGraphQLFile(source, options);
+    return fields.length > 0 ? [{ kind: 'moved', file, fields } satisfies CrossFact] : [];
+  },
   apply(source, ctx) {
     const { file, options } = ctx;
     if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);

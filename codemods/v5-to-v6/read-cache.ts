@@ -15,6 +15,7 @@
  * emulated for a field inside an object, so it stays marked, with the v6 code spelled out.
  */
 import { getNamedType, isObjectType } from 'graphql';
+import type { FileChanges } from '../lib/changes.js';
 import { ts } from '../lib/parse.js';
 import type { MovedPath } from './document.js';
 import { keyText } from './read-patterns.js';
@@ -44,6 +45,15 @@ function modifiesOf(sf: ts.SourceFile): Modify[] {
   };
   if (sf.text.includes('modify')) visit(sf);
   return list;
+}
+
+/** A key written out (`userGetAll`, `'userGetAll'`, `['userGetAll']`); `[name]` is a variable's value, not the name. */
+function literalKey(name: ts.Node | undefined): string | undefined {
+  if (name && ts.isComputedPropertyName(name)) {
+    const e = name.expression;
+    return ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || ts.isNumericLiteral(e) ? e.text : undefined;
+  }
+  return keyText(name);
 }
 
 /** The modifier function written at a field entry, if it is one. */
@@ -98,7 +108,7 @@ export function cacheFields(r: Reads, moves: readonly MovedPath[]): void {
   const typed = /\.[cm]?tsx?$/.test(r.sf.fileName);
   for (const modify of modifiesOf(r.sf)) {
     for (const field of modify.fields.properties) {
-      const key = keyText(field.name);
+      const key = literalKey(field.name);
       const move = key === undefined ? undefined : moves.find((m) => m.target.flatName === key);
       if (!move || handled.has(field)) continue;
       handled.add(field);
@@ -123,4 +133,80 @@ export function cacheFields(r: Reads, moves: readonly MovedPath[]): void {
       r.ch.note(field, `cache.modify: ${key} → ${entity}.${method} (the group object under the root)`);
     }
   }
+}
+
+/** A v5 root query field a run moved, and where the v6 cache keeps it. */
+export interface MovedField {
+  from: string;
+  entity: string;
+  method: string;
+}
+
+/** Fields of a `cache.modify` named by a variable: the node to mark and how it names them. */
+interface Unseen {
+  node: ts.Node;
+  how: string;
+}
+
+const short = (text: string) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
+
+/**
+ * `x.modify({ fields: … })` whose field names the file does not spell: a computed key
+ * (`[name]: fn`), a spread (`...mods`), or `fields: mods`. A call with an `id` other than
+ * `'ROOT_QUERY'` modifies an entity, not the root, and is left out.
+ */
+function unseenFieldsOf(sf: ts.SourceFile): Unseen[] {
+  const found: Unseen[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'modify') {
+      const options = n.arguments[0];
+      const fields = options && ts.isObjectLiteralExpression(options) ? options.properties.find((p) => keyText(p.name) === 'fields') : undefined;
+      const id = options && ts.isObjectLiteralExpression(options) ? options.properties.find((p) => keyText(p.name) === 'id') : undefined;
+      const root = !id || (ts.isPropertyAssignment(id) && ts.isStringLiteralLike(id.initializer) && id.initializer.text === 'ROOT_QUERY');
+      if (fields && root) {
+        if (ts.isShorthandPropertyAssignment(fields)) found.push({ node: fields, how: `a variable (\`fields: ${fields.name.text}\`)` });
+        else if (ts.isPropertyAssignment(fields)) {
+          let value = fields.initializer;
+          while (ts.isParenthesizedExpression(value) || ts.isAsExpression(value) || ts.isSatisfiesExpression(value)) value = value.expression;
+          if (!ts.isObjectLiteralExpression(value)) found.push({ node: fields, how: `a variable (\`fields: ${short(value.getText(sf))}\`)` });
+          else
+            for (const p of value.properties) {
+              if (ts.isSpreadAssignment(p)) found.push({ node: p, how: `a spread (\`...${short(p.expression.getText(sf))}\`)` });
+              else if (p.name && ts.isComputedPropertyName(p.name) && literalKey(p.name) === undefined)
+                found.push({ node: p, how: `a computed key (\`${short(p.name.getText(sf))}\`)` });
+            }
+        }
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** How many moved fields a marker names before it counts the rest. */
+const NAMED = 6;
+
+/**
+ * Marks the `cache.modify` calls whose fields are named by a variable when root fields moved
+ * (`moved`: the file's documents, else the run's): the pass cannot tell whether they name one, so
+ * the user checks, with the v6 shape spelled out as for a field written out.
+ */
+export function markUnseenCacheFields(ch: FileChanges, moved: readonly MovedField[]): void {
+  if (moved.length === 0 || !/\.modify\s*\(/.test(ch.sf.text)) return;
+  const unseen = unseenFieldsOf(ch.sf);
+  if (unseen.length === 0) return;
+  const byName = new Map<string, MovedField>();
+  for (const m of moved) if (!byName.has(m.from)) byName.set(m.from, m);
+  const all = [...byName.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const named = all.slice(0, NAMED).map((m) => `\`${m.from}\` → \`${m.entity}.${m.method}\``);
+  const rest = all.length > NAMED ? ` and ${all.length - NAMED} more (the report's notes list them)` : '';
+  const { entity, method } = all[0]!;
+  for (const { node, how } of unseen)
+    ch.manual(
+      node,
+      `\`cache.modify\` names fields by ${how}, which the migration cannot read; if one is a v5 root field that moved (${named.join(', ')}${rest}), ` +
+        `the v6 cache keeps it as its method (one key per argument list, \`${method}({…})\`) inside the root's group object (\`${entity}\`), which has no id for \`cache.modify({ id })\`: ` +
+        `write \`${entity}: (group) => …\` returning \`group\` with the modifier applied to each of those keys`,
+    );
 }

@@ -26,6 +26,7 @@ import type { Project } from '../lib/project.js';
 import type { MovedPath } from './document.js';
 import { bindName, outer, referencesOf } from './read-flow.js';
 import { rewriteDataType } from './read-patterns.js';
+import type { MovedField } from './read-cache.js';
 import { describeMoves, moveImportedReads, readsOf } from './read-sites.js';
 import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './read-types.js';
 
@@ -41,6 +42,8 @@ export type CrossFact =
   | { kind: 'pass'; file: string; at: number; index: number; target: Origin; shape: 'data' | 'result'; moves: Move[]; open: boolean }
   | { kind: 'refs'; file: string; local: string; target: Origin; calls: number[]; other: number }
   | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean }
+  /** Root query fields the file's documents moved: a `cache.modify` elsewhere may name them by a variable. */
+  | { kind: 'moved'; file: string; fields: MovedField[] }
   | TypedFact;
 
 const movesOf = (r: Reads): Move[] => [...r.moves].map(([key, to]) => ({ from: [key], to: [...to] }));
@@ -119,13 +122,15 @@ interface FactIndex {
   callees: Map<string, Set<string>>;
   refs: Map<string, Refs>;
   docs: Map<string, Doc>;
+  /** v5 name → the field, once however many documents move it. */
+  moved: Map<string, MovedField>;
 }
 const factIndexes = new WeakMap<readonly CrossFact[], FactIndex>();
 
 function indexOf(facts: readonly CrossFact[]): FactIndex {
   let index = factIndexes.get(facts);
   if (index) return index;
-  index = { calls: new Map(), byTarget: new Map(), callees: new Map(), refs: new Map(), docs: new Map() };
+  index = { calls: new Map(), byTarget: new Map(), callees: new Map(), refs: new Map(), docs: new Map(), moved: new Map() };
   for (const f of facts) {
     if (f.kind === 'pass') {
       index.calls.set(`${f.file}\0${f.at}\0${f.index}`, f);
@@ -138,6 +143,7 @@ function indexOf(facts: readonly CrossFact[]): FactIndex {
       else index.callees.set(f.target.file, new Set([f.target.name]));
     } else if (f.kind === 'refs') index.refs.set(`${f.file}\0${f.local}`, f);
     else if (f.kind === 'doc') index.docs.set(originKey(f), f);
+    else if (f.kind === 'moved') for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
   }
   factIndexes.set(facts, index);
   return index;
@@ -361,4 +367,9 @@ export function moveCrossFileReads(ch: FileChanges, project: Project, facts: rea
     }
     moveImportedReads(r, refs);
   }
+}
+
+/** The root query fields the run's documents moved (for files holding none of their own). */
+export function movedInRun(facts: readonly CrossFact[]): readonly MovedField[] {
+  return facts.length > 0 ? [...indexOf(facts).moved.values()] : [];
 }

@@ -1,7 +1,8 @@
 /**
  * The worker pool against one thread (issue 26.1): the pool's scan runs with the run's schema and
  * module graph, so a result handed to a function in another file, or a document exported through
- * a barrel, is followed there as in a one-thread run. Same tree, byte-equal outputs, equal reports.
+ * a barrel, is followed there, and a file without documents learns the fields the run moved, as in
+ * a one-thread run. Same tree, byte-equal outputs, equal reports.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,8 @@ const FILES = {
     '}',
   ),
   'users.graphql': '{ userGetAll { id } }\n',
+  // No document: marked with the fields the run's documents moved, which reach it as facts.
+  'cache.ts': lines("import type { ApolloCache } from '@apollo/client';", 'export const drop = (cache: ApolloCache, name: string) =>', '  cache.modify({ fields: { [name]: () => [] } });'),
 };
 
 describe('runMigration in worker threads', () => {
@@ -74,7 +77,8 @@ describe('runMigration in worker threads', () => {
     // The one-thread run follows the reads into the callee and the barrel's importer.
     expect(after(one, 'render.ts')).toContain('  const { User: { userGetAll } } = d;\n');
     expect(after(one, 'page.ts')).toContain('  return data?.Task.taskGetAll.map((t: any) => t.id);\n');
-    expect(one.summary.manual).toBe(2);
+    expect(after(one, 'cache.ts')).toContain('// TODO(ergraph-migrate): `cache.modify` names fields by a computed key');
+    expect(one.summary.manual).toBe(3);
     for (const file of Object.keys(FILES)) expect(after(pooled, file), file).toBe(after(one, file));
     expect(comparable(pooled)).toEqual(comparable(one));
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema } from 'graphql';
+import { applyToFiles } from '../../codemods/apply.js';
 import { transform } from '../../codemods/v5-to-v6/index.js';
 import { FIXTURES } from './helpers.js';
 
@@ -237,6 +238,70 @@ describe('read sites: writes in the v5 shape', () => {
     );
     expect(result.output).toContain('  cache.modify({ fields: { User: (group: any) => { const modify = (existing = []) => existing.slice(1); let next = group;');
     expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[4, '`cache.modify` names the v5 root field `taskGetAll`']]);
+  });
+
+  it('marks a cache.modify whose fields are named by a variable (computed key, spread, `fields: x`) with the moved fields and the v6 shape', () => {
+    const source = lines(
+      "import { gql, ApolloClient } from '@apollo/client';",
+      'const Q = gql`{ userGetAll { id } taskGetAll { id } }`;',
+      'export function f(client: ApolloClient<unknown>, name: string, mods: any) {',
+      '  client.cache.modify({ fields: { [name]: (existing) => existing } });',
+      '  client.cache.modify({ fields: { ...mods } });',
+      '  client.cache.modify({ fields: mods });',
+      '  client.cache.modify({ fields });',
+      "  client.cache.modify({ fields: { other: () => 1, ['title']: () => 'x' } });",
+      "  client.cache.modify({ id: 'Task:1', fields: { [name]: () => 1 } });",
+      '}',
+    );
+    const result = migrate(source);
+    expect(result.manual.map((m) => [m.line, m.reason.split(', which')[0]])).toEqual([
+      [4, '`cache.modify` names fields by a computed key (`[name]`)'],
+      [5, '`cache.modify` names fields by a spread (`...mods`)'],
+      [6, '`cache.modify` names fields by a variable (`fields: mods`)'],
+      [7, '`cache.modify` names fields by a variable (`fields: fields`)'],
+    ]);
+    expect(result.manual[0]!.reason).toContain(
+      "if one is a v5 root field that moved (`taskGetAll` → `Task.getAll`, `userGetAll` → `User.getAll`), the v6 cache keeps it as its method (one key per argument list, `getAll({…})`) inside the root's group object (`Task`), which has no id for `cache.modify({ id })`",
+    );
+    const out = result.output.split('\n');
+    expect(out.filter((l) => l.startsWith('  // TODO(ergraph-migrate): `cache.modify` names fields by'))).toHaveLength(4);
+    // Literal keys that did not move, and an entity's fields (an `id`), are not the root's: left as written.
+    expect(out).toContain("  client.cache.modify({ fields: { other: () => 1, ['title']: () => 'x' } });");
+    expect(out[out.indexOf("  client.cache.modify({ fields: { other: () => 1, ['title']: () => 'x' } });") - 1]).toBe('  client.cache.modify({ fields });');
+    expect(out[out.indexOf("  client.cache.modify({ id: 'Task:1', fields: { [name]: () => 1 } });") - 1]).toBe("  client.cache.modify({ fields: { other: () => 1, ['title']: () => 'x' } });");
+  });
+
+  it('leaves a file byte-identical whose cache.modify calls name only fields that did not move', () => {
+    const source = lines(
+      "import { gql, ApolloClient } from '@apollo/client';",
+      'const Q = gql`{ userGetAll { id } }`;',
+      'export function f(client: ApolloClient<unknown>) {',
+      "  client.cache.modify({ fields: { other: () => 1, 'title': () => 'x', ['count']: () => 0 } });",
+      '}',
+    );
+    const result = migrate(source);
+    expect(result.manual).toEqual([]);
+    expect(result.output).toBe(source.replace('{ userGetAll { id } }', '{ User { userGetAll: getAll { id } } }'));
+  });
+
+  it('marks a variable-named cache.modify in a file without documents with the fields the run moved', () => {
+    const files = new Map([
+      ['users.graphql', '{ userGetAll { id } }\n'],
+      ['tasks.ts', lines("import { gql } from '@apollo/client';", 'export const TASKS = gql`{ taskGetAll { id } }`;')],
+      ['cache.ts', lines("import type { ApolloCache } from '@apollo/client';", 'export const drop = (cache: ApolloCache, name: string) =>', '  cache.modify({ fields: { [name]: () => [] } });')],
+      ['plain.ts', lines("import type { ApolloCache } from '@apollo/client';", 'export const drop = (cache: ApolloCache) => cache.modify({ fields: { other: () => [] } });')],
+    ]);
+    const outcomes = applyToFiles(transform, files, { schema });
+    const cache = outcomes.get('cache.ts')!.result!;
+    expect(cache.manual.map((m) => [m.line, m.reason.split(', the v6')[0]])).toEqual([
+      [3, '`cache.modify` names fields by a computed key (`[name]`), which the migration cannot read; if one is a v5 root field that moved (`taskGetAll` → `Task.getAll`, `userGetAll` → `User.getAll`)'],
+    ]);
+    expect(cache.output).toContain('  // TODO(ergraph-migrate): `cache.modify` names fields by a computed key (`[name]`)');
+    expect(outcomes.get('plain.ts')!.result).toEqual({ output: files.get('plain.ts'), manual: [], notes: [], pending: [], notForThisApi: [] });
+    // Without a document of the run moving anything, nothing is named and nothing marked.
+    const alone = applyToFiles(transform, new Map([...files].filter(([f]) => f === 'cache.ts')), { schema }).get('cache.ts')!.result!;
+    expect(alone.manual).toEqual([]);
+    expect(alone.output).toBe(files.get('cache.ts'));
   });
 
   it('reports an error path compared with a moved key: the v6 path starts with the group', () => {

@@ -53,6 +53,19 @@ echo "   npm install: $(( (t1 - t0) / 1000000 )) ms, node_modules $(du -sh node_
 step "every export path, imported and required, without the optional peers (alone: bash test/consumer/import-paths.sh <project> <root>)"
 bash "$here/import-paths.sh" "$work/empty" "$root" || fail "an export path failed without optional peers, or without its peer printed no one-line message (above)"
 
+step "ergraph-migrate --help, list, --version load no yargs layout (cliui, wrap-ansi, string-width) and no TypeScript; a usage error loads yargs"
+# Issue 31.3, as users get it: this install has no `overrides`, so yargs' layout would bring the
+# string-width 7 whose per-character emoji regex made --help slow. test/support/loaded-modules.mjs
+# lists what the process loaded; the usage error shows the list does see yargs when it loads.
+for args in --help list --version no-such-step; do
+  LOADED_MODULES_OUT="$work/loaded.json" node --import "$root/test/support/loaded-modules.mjs" node_modules/.bin/ergraph-migrate $args > /dev/null 2>&1 || [ "$args" = no-such-step ] || fail "ergraph-migrate $args"
+  node -e "
+const { cjs, esm } = JSON.parse(require('fs').readFileSync('$work/loaded.json', 'utf8'));
+const hit = [...cjs, ...esm].filter((f) => /node_modules[\\/](yargs|cliui|wrap-ansi|string-width|emoji-regex|ts-morph|@ts-morph|typescript)[\\/]/.test(f));
+if ('$args' === 'no-such-step' ? !hit.some((f) => /[\\/]yargs[\\/]/.test(f)) : hit.length) { console.error(hit.join('\\n') || 'yargs not seen'); process.exit(1); }
+" || fail "ergraph-migrate $args: loaded modules (above) it should not, or the check saw no yargs"
+done
+
 if ! $quick; then
 step "every ergraph and ergraph-migrate command of README.md and docs/*.md, with only ergraph installed (no stack trace)"
 bash "$here/commands.sh" "$work/empty" "$root" || fail "a documented command printed a stack trace or a raw module error (above)"

@@ -58,3 +58,24 @@ describe('model construction', () => {
     }
   });
 });
+
+describe('model construction by class', () => {
+  // The constructor keeps the last class's copier: classes built in turn from one base must each
+  // still copy their own fields, compiled or not.
+  it.each([false, true])('copies each class its own fields when a base and its subclasses alternate (jitless: %s)', (jitless) => {
+    z.config({ jitless });
+    try {
+      const Base = model({ a: z.string() }) as unknown as new (data?: object) => Record<string, unknown>;
+      class Wider extends Base {}
+      Object.defineProperty(Wider, 'shape', { value: { a: z.string(), b: z.string().default('b0') } });
+      class Same extends Base {}
+      const data = { a: 'x', b: 'y', c: 'z' };
+      const made = [Base, Wider, Wider, Base, Same, Wider, Base].map((Kls) => new Kls(data));
+      expect(made.map((instance) => instance.constructor)).toEqual([Base, Wider, Wider, Base, Same, Wider, Base]);
+      expect(made.map((instance) => Object.keys(instance).join())).toEqual(['a', 'a,b', 'a,b', 'a', 'a', 'a,b', 'a']);
+      expect({ ...new Wider({ a: 'w' }) }).toEqual({ a: 'w', b: 'b0' });
+    } finally {
+      z.config({ jitless: false });
+    }
+  });
+});

@@ -26,7 +26,8 @@ import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, ty
 import { markUnseenCacheFields, type MovedField } from './read-cache.js';
 import { append } from '../lib/append.js';
 import type { CrossHooks } from './read-types.js';
-import { checkedRun, moveTypedReads, rememberText, typedHooks } from './read-checker.js';
+import { checkedRun, moveTypedReads, typedHooks } from './read-checker.js';
+import { rememberText } from '../lib/program.js';
 import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
 

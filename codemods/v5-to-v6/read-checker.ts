@@ -11,15 +11,14 @@
  * another type, a spread, a read off a union with other types, a computed key) the place gets a
  * marker: the pass never stops silently.
  *
- * The program is built only when the scan found a typed operation whose paths move (`TypedFact`),
- * once per run, over the project's tsconfig (the nearest one under the run's root) plus the run's
- * files, or the run's files alone.
+ * The program (`lib/program.ts`) is built only when the scan found a typed operation whose paths
+ * move (`TypedFact`), once per run.
  */
-import { dirname, isAbsolute, join, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
-import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
-import { libFiles } from '../lib/typescript.js';
+import { ts } from '../lib/parse.js';
+import { programOf } from '../lib/program.js';
 import type { Project } from '../lib/project.js';
 import { outer } from './read-flow.js';
 import { keyText, rewriteAccess, rewriteDataPattern } from './read-patterns.js';
@@ -44,20 +43,11 @@ export interface CheckedRun {
   hits: Map<string, Hit[]>;
   /** `file\0start` of a call argument handed, typed, to a parameter whose type is the result's: the callee's reads are typed too. */
   followed: Map<string, string>;
+  /** `file\0start` of a typed value whose every next place the checker sees (its type holds the result there). */
+  safe: Set<string>;
 }
 
 const runs = new WeakMap<readonly unknown[], CheckedRun | undefined>();
-
-/** The texts the run's scan read, by file: the program types those, not what is on disk (a step before may have written the file). */
-const texts = new WeakMap<Project, Map<string, string>>();
-export function rememberText(project: Project, file: string, text: string): void {
-  let known = texts.get(project);
-  if (!known) texts.set(project, (known = new Map()));
-  known.set(file, text);
-}
-
-/** Lib files parsed once per process: `lib.dom.d.ts` alone is most of a small program's parse. */
-const libSources = new Map<string, ts.SourceFile>();
 
 /** The checker's findings for the run whose scan gave `facts`; undefined (and no program) when nothing typed moves. */
 export function checkedRun(facts: readonly { kind: string }[], project: Project): CheckedRun | undefined {
@@ -67,74 +57,6 @@ export function checkedRun(facts: readonly { kind: string }[], project: Project)
   const run = typed.length > 0 ? check(typed, project) : undefined;
   runs.set(facts, run);
   return run;
-}
-
-const isScript = (file: string) => SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext)) && !file.endsWith('.d.ts');
-
-function commonDir(files: readonly string[]): string {
-  let dir = dirname(files[0]!);
-  for (const f of files) while (!f.startsWith(dir.endsWith(sep) ? dir : dir + sep) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-/** The nearest tsconfig.json of `file` at or under `root`: one above the run belongs to another project. */
-function configOf(file: string, root: string): string | undefined {
-  if (!isAbsolute(root)) return undefined;
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    const config = join(dir, 'tsconfig.json');
-    if (ts.sys.fileExists(config)) return config;
-    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) return undefined;
-  }
-}
-
-/** Options when the project has no tsconfig: enough to type the run's TypeScript and JavaScript. */
-const DEFAULTS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  jsx: ts.JsxEmit.Preserve,
-  strict: true,
-};
-
-function programOf(typed: readonly TypedFact[], runFiles: ReadonlySet<string>, known: ReadonlyMap<string, string>): ts.Program {
-  const root = commonDir([...runFiles]);
-  const roots = new Set([...runFiles].filter(isScript));
-  let options = DEFAULTS;
-  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined };
-  for (const config of new Set(typed.flatMap((f) => configOf(f.file, root) ?? []))) {
-    const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, host);
-    if (!parsed) continue;
-    for (const f of parsed.fileNames) roots.add(f);
-    options = parsed.options;
-  }
-  // Only types are asked: nothing is written, and JavaScript files of the run are typed by inference.
-  options = { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, incremental: false, composite: false, declaration: false, emitDeclarationOnly: false };
-  return ts.createProgram({ rootNames: [...roots], options, host: hostFor(options, known) });
-}
-
-/** The system's files, and TypeScript's lib files from where ts-morph keeps them. */
-function hostFor(options: ts.CompilerOptions, known: ReadonlyMap<string, string>): ts.CompilerHost {
-  const host = ts.createCompilerHost(options, true);
-  const { folder, files } = libFiles();
-  const lib = (file: string) => files.get(file.split('\\').join('/'));
-  return {
-    ...host,
-    getDefaultLibLocation: () => folder,
-    getDefaultLibFileName: (o) => `${folder}/${ts.getDefaultLibFileName(o)}`,
-    fileExists: (file) => lib(file) !== undefined || known.has(file) || host.fileExists(file),
-    readFile: (file) => lib(file) ?? known.get(file) ?? host.readFile(file),
-    getSourceFile(file, language, onError, fresh) {
-      const text = lib(file);
-      if (text === undefined) {
-        const mine = known.get(file);
-        return mine !== undefined ? ts.createSourceFile(file, mine, language, true) : host.getSourceFile(file, language, onError, fresh);
-      }
-      const key = `${file}\0${typeof language === 'object' ? language.languageVersion : language}`;
-      let sf = libSources.get(key);
-      if (!sf) libSources.set(key, (sf = ts.createSourceFile(file, text, language)));
-      return sf;
-    },
-  };
 }
 
 /** The node spanning exactly [start, end) (the outermost such one). */
@@ -181,7 +103,7 @@ const movesKey = (op: Op) => `${op.moves.map((m) => `${m.from.join('.')}>${m.to.
 function check(typed: readonly TypedFact[], project: Project): CheckedRun {
   const runFiles = new Set(project.allFacts().map((f) => f.file));
   for (const f of typed) runFiles.add(f.file);
-  const program = programOf(typed, runFiles, texts.get(project) ?? new Map());
+  const program = programOf(typed.map((f) => f.file), runFiles, project);
   const checker = program.getTypeChecker();
   const ops: Op[] = [];
   const opIndex = new Map<string, number>();
@@ -202,7 +124,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
       else targets.set(type, new Set([index]));
     }
   }
-  const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map() };
+  const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map(), safe: new Set() };
   if (targets.size === 0) return run;
   const keys = new Set(ops.flatMap((op) => op.moves.map((m) => m.from[0]!)));
 
@@ -268,11 +190,16 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
       const type = checker.getTypeAtLocation(e);
       if (opaque(type) || !holds(checker.getNonNullableType(type))) return;
       const o = outer(e) as ts.Expression;
+      if (goesOutOfSight(o, type)) return;
+      run.safe.add(`${file}\0${o.getStart(sf)}`);
+    };
+    /** True when `o` (of `type`) goes where the checker loses it; the place is marked. */
+    const goesOutOfSight = (o: ts.Expression, type: ts.Type): boolean => {
       const p = o.parent;
-      if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === o) return;
-      if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === o) return;
-      if (ts.isVariableDeclaration(p) && p.initializer === o && !p.type) return;
-      if (ts.isSpreadAssignment(p) || ts.isSpreadElement(p) || ts.isJsxSpreadAttribute(p)) return todo(p, opOf(type), 'the typed result is spread into a value the checker cannot follow');
+      if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === o) return false;
+      if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === o) return false;
+      if (ts.isVariableDeclaration(p) && p.initializer === o && !p.type) return false;
+      if (ts.isSpreadAssignment(p) || ts.isSpreadElement(p) || ts.isJsxSpreadAttribute(p)) return todo(p, opOf(type), 'the typed result is spread into a value the checker cannot follow'), true;
       let there: ts.Type | undefined;
       if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.arguments?.includes(o)) {
         // The instantiated signature: `useState(data)` holds what `data` is.
@@ -280,7 +207,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
         const index = p.arguments.indexOf(o);
         const last = (signature?.parameters.length ?? 0) - 1;
         const param = signature?.parameters[Math.min(index, last)];
-        if (!param) return todo(o, opOf(type), `the typed result is passed to \`${p.expression.getText(sf).slice(0, 40)}\`, whose parameters the checker cannot find`);
+        if (!param) return todo(o, opOf(type), `the typed result is passed to \`${p.expression.getText(sf).slice(0, 40)}\`, whose parameters the checker cannot find`), true;
         there = checker.getTypeOfSymbolAtLocation(param, p);
         // `console.log(...data: any[])`: the element of a rest parameter.
         if (signature && index >= last && ts.isParameter(param.valueDeclaration ?? p) && (param.valueDeclaration as ts.ParameterDeclaration).dotDotDotToken && checker.isArrayType(there))
@@ -288,11 +215,12 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
         if (!opaque(there) && holds(checker.getNonNullableType(there))) {
           const callee = signature?.getDeclaration()?.getSourceFile().fileName;
           if (callee && runFiles.has(callee)) run.followed.set(`${file}\0${o.getStart(sf)}`, callee);
-          return;
+          return false;
         }
       } else there = checker.getContextualType(o);
-      if (!there || holds(checker.getNonNullableType(there)) || (there.flags & ts.TypeFlags.BooleanLike) !== 0) return;
+      if (!there || holds(checker.getNonNullableType(there)) || (there.flags & ts.TypeFlags.BooleanLike) !== 0) return false;
       todo(o, opOf(type), `the typed result goes where its type is \`${typeName(there)}\`, so the checker cannot follow its reads there`);
+      return true;
     };
     const visit = (n: ts.Node): void => {
       if (ts.isPropertyAccessExpression(n)) {
@@ -337,6 +265,12 @@ export function typedHooks(sf: ts.SourceFile, run: CheckedRun | undefined, base:
       const callee = arg && run.followed.get(`${sf.fileName}\0${arg.getStart(sf)}`);
       if (!callee || (writing && !writing.has(callee))) return false;
       r.ch.note(call, `the typed result handed to \`${call.expression.getText(sf).slice(0, 40)}\` is followed by the TypeScript checker: ${r.summary}`);
+      return true;
+    },
+    follows(r, node) {
+      // Under `--since` the files the value reaches may not be written: the data flow's marker stays.
+      if (writing || !run.safe.has(`${sf.fileName}\0${node.getStart(sf)}`)) return false;
+      r.ch.note(node, `the typed result is followed from here by the TypeScript checker: ${r.summary}`);
       return true;
     },
   };

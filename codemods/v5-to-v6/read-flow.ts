@@ -78,6 +78,9 @@ function identifiersNamed(sf: ts.SourceFile, text: string): readonly ts.Identifi
   return index.get(text) ?? [];
 }
 
+/** Does the file spell the name `text` anywhere (a codegen type named after an operation)? One index per file, however many documents ask. */
+export const namedIn = (sf: ts.SourceFile, text: string): boolean => identifiersNamed(sf, text).length > 0;
+
 /** Every reference to the variable `name` declares, or undefined when another declaration of the name could shadow it. */
 export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
   const p = name.parent;
@@ -267,6 +270,7 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     const index = p.arguments.indexOf(node as ts.Expression);
     if (index >= 0 && r.passes(r, p, index, shape)) return;
   }
+  if (r.follows?.(r, node)) return;
   r.todo(node, reasonFor(p));
 }
 

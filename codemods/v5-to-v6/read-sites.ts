@@ -12,7 +12,7 @@ import type { FileChanges } from '../lib/changes.js';
 import { ts } from '../lib/parse.js';
 import { isSfc } from '../lib/sfc.js';
 import type { MovedPath } from './document.js';
-import { bindParameter, flow, outer, referencesOf } from './read-flow.js';
+import { bindParameter, flow, namedIn, outer, referencesOf } from './read-flow.js';
 import { keyText } from './read-patterns.js';
 import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
 import { cacheFields } from './read-cache.js';
@@ -189,6 +189,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     passes: hooks?.passes,
     exports: hooks?.exports,
     typed: hooks?.typed,
+    follows: hooks?.follows,
   };
 }
 
@@ -213,7 +214,7 @@ function typedDocument(r: Reads, docNode: ts.Node, document: DocumentNode, gener
   for (const d of document.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
     const name = `${d.name.value}${CODEGEN_SUFFIX[d.operation]}`;
-    if (new RegExp(`\\b${name}\\b`).test(r.sf.text)) r.typed(r, docNode, { kind: 'name', name });
+    if (namedIn(r.sf, name)) r.typed(r, docNode, { kind: 'name', name });
   }
 }
 

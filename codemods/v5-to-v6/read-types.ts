@@ -58,6 +58,8 @@ export interface Reads {
    * or a codegen result type named after the operation (`read-checker.ts` follows its reads).
    */
   typed?(r: Reads, node: ts.Node, how: TypedHow): void;
+  /** The value at `node` goes where the data flow loses it: true when the TypeScript checker follows it from there. */
+  follows?(r: Reads, node: ts.Node): boolean;
 }
 
 /** A node of `file` at [at, end) that types the result of an operation with these moves (`read-checker.ts`). */
@@ -75,7 +77,7 @@ export interface TypedFact {
 export type TypedHow = { kind: 'type' } | { kind: 'document' } | { kind: 'name'; name: string };
 
 /** What the cross-file pass plugs into the read-site pass of one file. */
-export type CrossHooks = Pick<Reads, 'passes' | 'exports' | 'typed'> & {
+export type CrossHooks = Pick<Reads, 'passes' | 'exports' | 'typed' | 'follows'> & {
   /** The scan's dry run: its edits are thrown away, and once-per-file reports wait for the real one. */
   scanning?: boolean;
 };

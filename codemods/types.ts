@@ -19,6 +19,8 @@ export interface TransformOptions {
   project?: unknown;
   /** Set by the runner under `--since`: the files it writes; the others are read for cross-file facts only. */
   writing?: ReadonlySet<string>;
+  /** Set by the worker pool for a step after one that changed files in memory: what is on disk is older than the run's texts. */
+  diskBehind?: boolean;
   [key: string]: unknown;
 }
 

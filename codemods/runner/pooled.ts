@@ -53,7 +53,10 @@ export async function runPooled(
     const mine = files.filter((f) => handles(step, f) && !outcomes.get(f)!.some((o) => o.error));
     const facts: unknown[] = [];
     const failed = new Map<string, Error>();
-    pool.broadcast({ op: 'options', transform: step.name, options: cloneable });
+    // A worker knows the texts of its own share only and reads the rest from disk: say when an
+    // earlier step made the disk older than the run (v5-to-v6's checker then trusts it less).
+    const diskBehind = files.some((f) => current.get(f) !== texts.get(f));
+    pool.broadcast({ op: 'options', transform: step.name, options: diskBehind ? { ...cloneable, diskBehind } : cloneable });
     if (step.scan) {
       const replies = await pool.run(mine.map((file) => ({ op: 'scan', transform: step.name, file, source: current.get(file)! })));
       replies.forEach((reply, i) => {

@@ -28,6 +28,8 @@ import { append } from '../lib/append.js';
 import type { CrossHooks } from './read-types.js';
 import { checkedRun, moveTypedReads, typedHooks } from './read-checker.js';
 import { rememberText } from '../lib/program.js';
+
+const NOTHING: ReadonlySet<string> = new Set();
 import { fileChanges } from '../lib/changes.js';
 import { invalidAfterRewrite } from './validate.js';
 
@@ -245,11 +247,15 @@ const scripts = scriptTransform<unknown>(
       const followed = new Set<number>();
       const manual = ch.manual;
       if (checked) ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), manual.call(ch, node, reason));
+      // A worker of the pool after a step that changed files in memory: its program read other
+      // workers' files from disk, older than the run's texts, and may not see a typed result
+      // arrive where another worker reads it. The checker then lifts no data-flow marker.
+      const lifting = options.writing ?? (options.diskBehind ? NOTHING : undefined);
       let fields: MovedField[] = [];
       try {
-        const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, options.writing));
+        const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, lifting));
         fields = rewritten.fields;
-        moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, options.writing));
+        moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
         moveTypedReads(ch, checked, schema, marked, followed);
         if (checked && (rewritten.moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
       } finally {

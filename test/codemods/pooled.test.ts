@@ -83,3 +83,67 @@ describe('runMigration in worker threads', () => {
     expect(comparable(pooled)).toEqual(comparable(one));
   });
 });
+
+/** Apollo Client's typings as far as the typed tree uses them (the tree has no node_modules). */
+const APOLLO = lines(
+  "declare module '@apollo/client' {",
+  '  export interface TypedDocumentNode<R = any, V = any> { kind: string; __apiType?: (variables: V) => R }',
+  '  export function gql(strings: TemplateStringsArray, ...values: unknown[]): TypedDocumentNode;',
+  '  export interface QueryResult<T> { data?: T; loading: boolean }',
+  '  export function useQuery<T = any>(document: TypedDocumentNode<T>): QueryResult<T>;',
+  '}',
+);
+
+// a-list.ts is changed by the first step (v5.4-to-v5.5), so in memory it differs from the disk. It
+// goes to the first worker, which follows its typed result through two local functions into
+// b-rows.ts; b-rows.ts goes to the second, whose TypeScript program reads a-list.ts from disk and
+// so cannot find the typed operation there. Without the pool saying the disk is behind, the first
+// worker lifted the hand-off's marker and the second left b-rows.ts unmoved: a silent miss.
+const TYPED_CHAIN = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler' }, include: ['*.ts'] }),
+  'apollo.d.ts': APOLLO,
+  'types.ts': lines("export type UserGetAllQuery = { __typename?: 'Query'; userGetAll: { id: string }[] };"),
+  'a-list.ts': lines(
+    "import { ErDiagram } from 'ergraph';",
+    "import { gql, useQuery } from '@apollo/client';",
+    "import type { UserGetAllQuery } from './types';",
+    "import { rows } from './b-rows';",
+    'export const diagram = new ErDiagram({ entities: [] });',
+    'const AutoLoad = diagram.createAutoLoad();',
+    'const USERS = gql`{ userGetAll { id } }`;',
+    'export function List() {',
+    '  const { data } = useQuery<UserGetAllQuery>(USERS);',
+    '  return [show(data), AutoLoad];',
+    '}',
+    'function show(d: UserGetAllQuery | undefined) {',
+    '  return frame(d);',
+    '}',
+    'function frame(d?: UserGetAllQuery) {',
+    '  return rows(d);',
+    '}',
+  ),
+  'b-rows.ts': lines(
+    "import type { UserGetAllQuery } from './types';",
+    'export function rows(d: UserGetAllQuery | undefined) {',
+    '  return d?.userGetAll.length;',
+    '}',
+  ),
+};
+
+describe('runMigration in worker threads, after a step that changed files in memory only', () => {
+  const chain = (cwd: string, workers: number) =>
+    runMigration({ transforms: ['v5.4-to-v5.5', 'v5-to-v6'], paths: ['.'], cwd, workers, dryRun: true, gitignore: false, options: { schema } });
+
+  it('never leaves a typed read unmoved and unmarked: a worker whose program reads older files from disk keeps the markers', async () => {
+    const dir = tree(TYPED_CHAIN);
+    const after = (r: MigrationReport, file: string) => r.files.find((f) => f.file === file)?.after ?? TYPED_CHAIN[file as keyof typeof TYPED_CHAIN];
+    const one = await chain(dir, 0);
+    expect(after(one, 'a-list.ts')).toContain('configGlobalResolver');
+    // One thread: the checker follows the typed result two functions deep into b-rows.ts.
+    expect(after(one, 'b-rows.ts')).toContain('d?.User.userGetAll.length');
+    const pooled = await chain(dir, 2);
+    const moved = after(pooled, 'b-rows.ts').includes('d?.User.userGetAll.length');
+    const marked = /TODO\(ergraph-migrate\): the operation's result is passed to/.test(after(pooled, 'a-list.ts'));
+    expect({ moved, marked }).not.toEqual({ moved: false, marked: false });
+  });
+});

@@ -284,6 +284,10 @@ export const transform: Transform = {
   // What a script's documents hand to other code, and the fields every document moves (the worker pool scans through here).
   scan(source, file, options) {
     if (SCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext))) return scripts.scan!(source, file, options);
+    if (isSfc(file)) {
+      const fields = movedInComponent(source, file, options);
+      return fields.length > 0 ? [{ kind: 'moved', file, fields } satisfies CrossFact] : [];
+    }
     if (!GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return [];
     const fields = movedInGraphQLFile(source, options);
     return fields.length > 0 ? [{ kind: 'moved', file, fields } satisfies CrossFact] : [];
@@ -291,7 +295,7 @@ export const transform: Transform = {
   apply(source, ctx) {
     const { file, options } = ctx;
     if (GRAPHQL_EXTENSIONS.some((ext) => file.toLowerCase().endsWith(ext))) return applyToGraphQLFile(source, file, options);
-    if (isSfc(file)) return applyToComponent(source, file, options);
+    if (isSfc(file)) return applyToComponent(source, file, options, (ctx.facts as readonly CrossFact[]).filter((f) => f.kind === 'moved'));
     if (isManifestFile(file)) {
       const keep = rewriteOptions(options).keepResponseKeys !== false;
       return applyToManifest(source, file, schemasOf(options), keep, NO_SCHEMA_NEXT_STEP) ?? { output: source, manual: [], notes: [] };
@@ -305,12 +309,14 @@ export const transform: Transform = {
  * its place in the file (`blockView`: lines and columns stay the file's), and its new text goes
  * back between its tags. Blocks go last to first, so the offsets of those before stay valid.
  */
-function applyToComponent(source: string, file: string, options: TransformOptions): TransformResult {
+function applyToComponent(source: string, file: string, options: TransformOptions, moved: readonly CrossFact[]): TransformResult {
   let output = source;
   const reports: TransformResult[] = [];
   for (const block of scriptBlocks(source, file).reverse()) {
     const view = blockView(source, block);
-    const migrated = applyStep(scripts.script!, parseScript(view, file, projectOf(options), block.kind), [], options);
+    // Of the run's facts only the fields it moved (a variable-named `cache.modify` is marked with them):
+    // a component's blocks are not followed across files (their names also live in the markup).
+    const migrated = applyStep(scripts.script!, parseScript(view, file, projectOf(options), block.kind), moved, options);
     reports.unshift(migrated);
     if (migrated.output === view) continue;
     const tail = view.length - block.end;
@@ -330,6 +336,22 @@ function applyToComponent(source: string, file: string, options: TransformOption
     pending: reports.flatMap((r) => r.pending ?? []),
     notForThisApi: reports.flatMap((r) => r.notForThisApi ?? []),
   };
+}
+
+/** The root query fields a component's script blocks move, for the run's `cache.modify` markers (as `movedInGraphQLFile`). */
+function movedInComponent(source: string, file: string, options: TransformOptions | undefined): MovedField[] {
+  if (!options || schemasOf(options).length === 0 || !scripts.script!.wants(source)) return [];
+  const fields: MovedField[] = [];
+  for (const block of scriptBlocks(source, file)) {
+    const script = parseScript(blockView(source, block), file, projectOf(options), block.kind);
+    try {
+      append(fields, rewriteDocuments(fileChanges(script.sf), file, options, [], []).fields);
+    } catch (error) {
+      // The apply reports a document that does not parse.
+      if (!(error instanceof ParseError)) throw error;
+    }
+  }
+  return fields;
 }
 
 /** One lookup over several schemas (a project with several diagrams): a name two schemas share is ambiguous. */

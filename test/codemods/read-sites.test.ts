@@ -304,6 +304,23 @@ describe('read sites: writes in the v5 shape', () => {
     expect(alone.output).toBe(files.get('cache.ts'));
   });
 
+  it('counts the fields a component moves, and marks a variable-named cache.modify in a component, like a script', () => {
+    const files = new Map([
+      ['Users.vue', lines('<template><p>{{ n }}</p></template>', '<script setup lang="ts">', "import { gql } from '@apollo/client';", 'const USERS = gql`{ userGetAll { id } }`;', '</script>')],
+      ['cache.ts', lines("import type { ApolloCache } from '@apollo/client';", 'export const drop = (cache: ApolloCache, name: string) =>', '  cache.modify({ fields: { [name]: () => [] } });')],
+      ['Drop.svelte', lines('<script lang="ts">', "  import type { ApolloCache } from '@apollo/client';", '  export let cache: ApolloCache;', '  const drop = (name: string) => cache.modify({ fields: { [name]: () => [] } });', '</script>')],
+    ]);
+    const outcomes = applyToFiles(transform, files, { schema });
+    // The only moving document is the component's: the script without documents is marked with its field.
+    const cache = outcomes.get('cache.ts')!.result!;
+    expect(cache.manual.map((m) => m.line)).toEqual([3]);
+    expect(cache.manual[0]!.reason).toContain('(`userGetAll` → `User.getAll`)');
+    const drop = outcomes.get('Drop.svelte')!.result!;
+    expect(drop.manual.map((m) => m.line)).toEqual([4]);
+    expect(drop.manual[0]!.reason).toContain('(`userGetAll` → `User.getAll`)');
+    expect(drop.output).toContain('  // TODO(ergraph-migrate): `cache.modify` names fields by a computed key (`[name]`)');
+  });
+
   it('reports an error path compared with a moved key: the v6 path starts with the group', () => {
     const result = migrate(
       lines(

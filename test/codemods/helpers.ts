@@ -4,6 +4,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ts } from 'ts-morph';
 
+/** Apollo Client's typings as far as the typed-result tests use them (their trees have no node_modules). */
+export const APOLLO_TYPINGS = [
+  "declare module '@apollo/client' {",
+  '  export interface TypedDocumentNode<R = any, V = any> { kind: string; __apiType?: (variables: V) => R }',
+  '  export function gql(strings: TemplateStringsArray, ...values: unknown[]): TypedDocumentNode;',
+  '  export interface QueryResult<T> { data?: T; loading: boolean }',
+  '  export function useQuery<T = any>(document: TypedDocumentNode<T>): QueryResult<T>;',
+  '}',
+].join('\n') + '\n';
+
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 /** Every file under `dir` but a git repository's own data. */

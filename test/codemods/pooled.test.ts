@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { buildSchema } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runMigration, type MigrationReport } from '../../codemods/runner/run.js';
-import { FIXTURES } from './helpers.js';
+import { APOLLO_TYPINGS as APOLLO, FIXTURES } from './helpers.js';
 
 const schema = buildSchema(readFileSync(join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql'), 'utf8'));
 const lines = (...l: string[]) => l.join('\n') + '\n';
@@ -84,15 +84,6 @@ describe('runMigration in worker threads', () => {
   });
 });
 
-/** Apollo Client's typings as far as the typed tree uses them (the tree has no node_modules). */
-const APOLLO = lines(
-  "declare module '@apollo/client' {",
-  '  export interface TypedDocumentNode<R = any, V = any> { kind: string; __apiType?: (variables: V) => R }',
-  '  export function gql(strings: TemplateStringsArray, ...values: unknown[]): TypedDocumentNode;',
-  '  export interface QueryResult<T> { data?: T; loading: boolean }',
-  '  export function useQuery<T = any>(document: TypedDocumentNode<T>): QueryResult<T>;',
-  '}',
-);
 
 // a-list.ts is changed by the first step (v5.4-to-v5.5), so in memory it differs from the disk. It
 // goes to the first worker, which follows its typed result through two local functions into

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commit, gitRepos } from './git-repos.js';
-import { FIXTURES } from './helpers.js';
+import { APOLLO_TYPINGS as APOLLO, FIXTURES } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
 const SCHEMA = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
@@ -35,15 +35,6 @@ function expectQuietRerun(dir: string, files: readonly string[]): void {
   expect(files.map((f) => read(dir, f))).toEqual(before);
 }
 
-/** Apollo Client's typings as far as these apps use them (the repositories have no node_modules). */
-const APOLLO = lines(
-  "declare module '@apollo/client' {",
-  '  export interface TypedDocumentNode<R = any, V = any> { kind: string; __apiType?: (variables: V) => R }',
-  '  export function gql(strings: TemplateStringsArray, ...values: unknown[]): TypedDocumentNode;',
-  '  export interface QueryResult<T> { data?: T; loading: boolean }',
-  '  export function useQuery<T = any>(document: TypedDocumentNode<T>): QueryResult<T>;',
-  '}',
-);
 const TYPES = lines("export type UserGetAllQuery = { __typename?: 'Query'; userGetAll: { id: string }[] };");
 const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler' }, include: ['*.ts'] });
 

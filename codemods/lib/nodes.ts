@@ -19,6 +19,8 @@ export interface NodeIndex {
   members: (ts.MethodSignature | ts.MethodDeclaration | ts.PropertySignature)[];
   /** The identifiers spelled `name` (found on first ask: a file is asked about a few names, not all). */
   identifiers(name: string): readonly ts.Identifier[];
+  /** Every identifier, in tree order: for a reader that asks about many names (one map of them, not a filter per name). */
+  allIdentifiers: readonly ts.Identifier[];
 }
 
 type Parented = { parent: ts.Node };
@@ -131,6 +133,7 @@ export function linkAndIndex(sf: ts.SourceFile): NodeIndex {
     properties: [],
     accesses: [],
     members: [],
+    allIdentifiers: all,
     identifiers(name) {
       let found = byName.get(name);
       if (!found) byName.set(name, (found = all.filter((id) => id.text === name)));

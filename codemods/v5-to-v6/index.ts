@@ -165,32 +165,64 @@ function queryMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedFi
   );
 }
 
+/** A document of a script as the v6 schemas take it: which schema it is for, and its rewrite (already checked by `keepIfInvalid`). */
+interface PreparedDocument {
+  doc: EmbeddedDocument;
+  document: DocumentNode;
+  inHole: (offset: number) => boolean;
+  choice: ReturnType<typeof chooseSchema>;
+  rewrite?: DocumentRewrite;
+}
+
+/**
+ * A tree's documents, parsed, matched to a schema and rewritten once for the scan and the apply
+ * that read the same tree (the runner's shared pass): the rewrite depends only on the document,
+ * the schemas and the options, never on the hooks. Checking each rewrite against the schema
+ * costs ~65 µs of graphql-js's fixed cost per `validate`, and with the parse and the rewrite it
+ * was done twice per document: 2,000 generated old-API files spent ~30% of a run there.
+ */
+const prepared = slot<ts.SourceFile, { schemas: readonly GraphQLSchema[]; keep: boolean; list: PreparedDocument[] }>('ergraph.v5-to-v6.documents');
+
+function prepareDocuments(sf: ts.SourceFile, file: string, options: TransformOptions, schemas: readonly GraphQLSchema[]): PreparedDocument[] {
+  const keep = rewriteOptions(options).keepResponseKeys !== false;
+  const held = prepared.get(sf);
+  if (held && held.keep === keep && held.schemas.length === schemas.length && held.schemas.every((s, i) => s === schemas[i])) return held.list;
+  // Parse every document first, so a file with one broken document is left wholly untouched.
+  const list: PreparedDocument[] = findEmbeddedDocuments(sf).map((doc) => {
+    const document = parseEmbedded(doc, file, sf);
+    const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
+    return { doc, document, inHole, choice: undefined };
+  });
+  if (schemas.length > 0)
+    for (const entry of list) {
+      const { doc, document, inHole } = entry;
+      entry.choice = chooseSchema(document, schemas, inHole);
+      if (!entry.choice || entry.choice === 'foreign') continue;
+      const rewrite: DocumentRewrite = rewriteDocument(document, doc.raw, entry.choice.schema, entry.choice.index, { ...rewriteOptions(options), isPlaceholder: inHole });
+      keepIfInvalid(rewrite, document, doc.raw, entry.choice.schema, true);
+      entry.rewrite = rewrite;
+    }
+  prepared.set(sf, { schemas: [...schemas], keep, list });
+  return list;
+}
+
 /** Rewrites the file's documents: whether one of them moves response paths, and the root query fields they move. */
 function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptions, pending: ManualItem[], foreign: ManualItem[], hooks?: CrossHooks): { moved: boolean; fields: MovedField[] } {
   const { sf } = ch;
   const fields: MovedField[] = [];
   const schemas = schemasOf(options);
-  // Parse every document first, so a file with one broken document is left wholly untouched.
-  const documents = findEmbeddedDocuments(sf).map((doc) => ({ doc, document: parseEmbedded(doc, file, sf) }));
   let moved = false;
-  for (const { doc, document } of documents) {
-    const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
+  for (const { doc, document, inHole, choice, rewrite } of prepareDocuments(sf, file, options, schemas)) {
     const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
     if (schemas.length === 0) {
       if (selectsRootFields(document, inHole)) pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
       continue;
     }
-    const choice = chooseSchema(document, schemas, inHole);
     if (choice === 'foreign') {
       foreign.push({ ...where(), reason: 'none of its root fields belongs to the v6 schema: not for this API, left alone' });
       continue;
     }
-    if (!choice) continue;
-    const rewrite: DocumentRewrite = rewriteDocument(document, doc.raw, choice.schema, choice.index, {
-      ...rewriteOptions(options),
-      isPlaceholder: inHole,
-    });
-    keepIfInvalid(rewrite, document, doc.raw, choice.schema, true);
+    if (!choice || !rewrite) continue;
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
     append(fields, queryMoves(rewrite.moves, choice.schema));

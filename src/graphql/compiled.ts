@@ -33,16 +33,17 @@ import type { Variables } from './versions.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/** graphql-js's result shape: `errors` only when there are some. */
 export interface CompiledResult {
   data: Obj | null;
-  errors: GraphQLError[];
+  errors?: GraphQLError[];
 }
 
 export function executePlan(plan: Plan, run: Run, variables: Variables, rootValue: unknown): Promise<CompiledResult> {
   const execution = new Execution(plan, run, variables, rootValue);
   // Not async, nor is what it calls where it can help it: each async layer costs an operation a
   // promise and ticks, a tenth of a small operation's fixed cost (issue 31.1).
-  const done = (): CompiledResult => ({ data: execution.data, errors: execution.errors });
+  const done = (): CompiledResult => (execution.errors.length ? { data: execution.data, errors: execution.errors } : { data: execution.data });
   const spent = (error: unknown): CompiledResult => {
     if (!(error instanceof BudgetExceeded)) throw error;
     execution.errors.push(error.error);
@@ -114,19 +115,23 @@ class Execution extends FieldWalk {
   }
 
   /** Send the level's loads, wait for everything it queued, resolve response models among loaded values. */
-  private settle(level: Level): Promise<void> {
-    const waiting = level.waiting;
-    for (const group of level.groups.values()) {
+  private settle(level: Level): Promise<unknown> {
+    const { waiting, groups } = level;
+    const { budget, pool } = this.context;
+    // One promise for the whole level where it can be: each `then` between a level's loads and
+    // the next level costs a small operation a promise and a tick (issue 31.1).
+    if (groups.size === 0) return waiting.length === 0 ? RESOLVED : budget.race<unknown>(waiting.length === 1 ? waiting[0]! : Promise.all(waiting));
+    const loads: Promise<unknown>[] = [];
+    for (const group of groups.values()) {
       const loader = group.fields && group.narrow ? group.narrow.loader([...group.fields].sort()) : group.loader;
-      waiting.push(
-        this.context.pool.loadAll(loader, group.keys).then((values) => {
-          group.values = values;
-        }),
-      );
+      loads.push(pool.loadAll(loader, group.keys));
     }
-    if (!waiting.length) return this.settleModels(level) ?? RESOLVED;
-    const arrived = this.context.budget.race<unknown>(waiting.length === 1 ? waiting[0]! : Promise.all(waiting));
-    return arrived.then(() => this.settleModels(level));
+    const one = loads.length === 1 && waiting.length === 0;
+    return budget.race<unknown>(one ? loads[0]! : Promise.all([...loads, ...waiting])).then((arrived) => {
+      let i = 0;
+      for (const group of groups.values()) group.values = (one ? arrived : (arrived as unknown[])[i++]) as unknown[];
+      return this.settleModels(level);
+    });
   }
 
   /** Response models among the level's loaded values, resolved together; undefined when there are none. */

@@ -15,7 +15,7 @@ import {
 import { BudgetExceeded } from './budget.js';
 import { compiledOperation, planFor, selectOperation } from './compile.js';
 import type { CompiledOperation, Plan, Unsupported } from './plan.js';
-import { executePlan, type CompiledResult } from './compiled.js';
+import { executePlan } from './compiled.js';
 import type { Run } from './run.js';
 import { executeSerially } from './serial.js';
 import { abortable, coerceVariables, type Variables } from './versions.js';
@@ -85,13 +85,10 @@ export function runDocument(schema: GraphQLSchema, prepared: PreparedDocument, r
   if (options.executor === 'compiled') {
     const plan = prepared.plan(schema, op, variables);
     // Not async: an async layer here cost each operation a promise and ticks (issue 31.1).
-    if (!('unsupported' in plan)) return executePlan(plan, run, variables, options.rootValue).then(compiledResult);
+    if (!('unsupported' in plan)) return executePlan(plan, run, variables, options.rootValue);
   }
   return runOnGraphqlJs(schema, prepared, op.operation, run, options, variables);
 }
-
-const compiledResult = (result: CompiledResult): ExecutionResult =>
-  result.errors.length ? { data: result.data, errors: result.errors } : { data: result.data };
 
 async function runOnGraphqlJs(
   schema: GraphQLSchema,

@@ -44,6 +44,10 @@ export abstract class Completer {
     protected readonly context: Run,
   ) {
     this.data = { ...plan.root.template };
+    // The budget is asked before each level (and each 1,024 values) anyway; a spent one (the
+    // caller's signal aborted before the run) is asked at the first value.
+    const budget = context.budget;
+    this.allowance = budget.exceeded ? 0 : Math.min(1024, budget.valuesLeft + 1);
   }
 
   /** Complete one field of `source` into `out` (compiled-fields.ts); BUBBLE when a non-null one failed. */

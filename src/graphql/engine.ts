@@ -68,7 +68,7 @@ export interface RunOptions {
   rootValue: unknown;
 }
 
-export async function runDocument(schema: GraphQLSchema, prepared: PreparedDocument, run: Run, options: RunOptions): Promise<ExecutionResult> {
+export function runDocument(schema: GraphQLSchema, prepared: PreparedDocument, run: Run, options: RunOptions): Promise<ExecutionResult> | ExecutionResult {
   const op = prepared.operation(options.operationName);
   if (op instanceof GraphQLError) return { errors: [op] };
   const { operation } = op.operation;
@@ -84,13 +84,22 @@ export async function runDocument(schema: GraphQLSchema, prepared: PreparedDocum
   const { variables } = coerced;
   if (options.executor === 'compiled') {
     const plan = prepared.plan(schema, op, variables);
-    if (!('unsupported' in plan)) {
-      const result = await executePlan(plan, run, variables, options.rootValue);
-      return result.errors.length ? { data: result.data, errors: result.errors } : { data: result.data };
-    }
+    // Not async: an async layer here cost each operation a promise and ticks (issue 31.1).
+    if (!('unsupported' in plan)) return executePlan(plan, run, variables, options.rootValue);
   }
+  return runOnGraphqlJs(schema, prepared, op.operation, run, options, variables);
+}
+
+async function runOnGraphqlJs(
+  schema: GraphQLSchema,
+  prepared: PreparedDocument,
+  operation: OperationDefinitionNode,
+  run: Run,
+  options: RunOptions,
+  variables: Variables,
+): Promise<ExecutionResult> {
   try {
-    const result = await run.budget.race(Promise.resolve(runGraphqlJs(schema, prepared.document, op.operation, run, options, variables)));
+    const result = await run.budget.race(Promise.resolve(runGraphqlJs(schema, prepared.document, operation, run, options, variables)));
     // A budget spent inside (loaded values counted by the level scheduler) fails the whole operation.
     return run.budget.exceeded ? { data: null, errors: [run.budget.exceeded] } : result;
   } catch (error) {

@@ -251,6 +251,7 @@ export class GraphQLHandler {
       budget: options.limits ? this.limitsFor(options.limits).merged : this.options.limits,
       debug: options.debug ?? this.options.debug,
       signal: options.signal,
+      startedAt,
     });
     let result;
     try {

@@ -57,10 +57,11 @@ class OperationRun implements Run {
     budget: ExecutionBudget | undefined,
     readonly trace: RunTrace,
     signal: AbortSignal | undefined,
+    startedAt: number | undefined,
   ) {
     const cancellation = new Cancellation(signal);
     this.pool = new LoaderPool({ context }, trace, cancellation);
-    this.budget = new Budget(budget, cancellation);
+    this.budget = new Budget(budget, cancellation, startedAt);
   }
 
   /** Aborts when the caller's signal does or the budget is spent; made on first read. */
@@ -82,10 +83,18 @@ Object.defineProperty(OperationRun.prototype, RUN, { value: true });
 export function createRun(
   diagram: ErDiagram,
   context: Record<string, unknown> | undefined,
-  options: { fromAttributes: boolean; resultTypes: ReadonlySet<string>; budget?: ExecutionBudget; debug?: boolean; signal?: AbortSignal },
+  options: {
+    fromAttributes: boolean;
+    resultTypes: ReadonlySet<string>;
+    budget?: ExecutionBudget;
+    debug?: boolean;
+    signal?: AbortSignal;
+    /** `performance.now()` at the start, when the caller has it: the budget's deadline counts from it. */
+    startedAt?: number;
+  },
 ): Run {
   const trace = new RunTrace('graphql.operation', {}, options.debug ?? false);
-  return new OperationRun(diagram, context ?? {}, options.fromAttributes, options.resultTypes, options.budget, trace, options.signal);
+  return new OperationRun(diagram, context ?? {}, options.fromAttributes, options.resultTypes, options.budget, trace, options.signal, options.startedAt);
 }
 
 /** Response models among one batch of loaded values are resolved together, with the run's pool. */

@@ -206,16 +206,23 @@ function adopt(value: PromiseLike<unknown>, values: unknown[], i: number, cache:
 function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unknown[]): Promise<unknown[]> {
   const values: unknown[] = new Array(keys.length);
   let missing: number[] | undefined;
-  // Not an async function: the common case (one call, nothing pending) then costs one promise.
-  const waits: Promise<void>[] = [];
+  // Not an async function, and every wait resolves to `values`: the common case (one call,
+  // nothing pending) then costs one promise, the batch's own `then` (issue 31.1).
+  const waits: Promise<unknown[]>[] = [];
   for (let i = 0; i < keys.length; i++) {
     const entry = cache ? cache.peek(cacheKeyFn(keys[i])) : ABSENT;
     if (entry === ABSENT) (missing ??= []).push(i);
     else if (entry instanceof Promise) {
       waits.push(
         entry.then(
-          (value) => void (values[i] = value),
-          (error: unknown) => void (values[i] = asError(error)),
+          (value) => {
+            values[i] = value;
+            return values;
+          },
+          (error: unknown) => {
+            values[i] = asError(error);
+            return values;
+          },
         ),
       );
     } else values[i] = entry;
@@ -239,16 +246,17 @@ function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unkno
             else values[at[j]!] = value;
           }
           cache?.keepBatch(call, got);
-          return adopted && Promise.all(adopted).then(() => undefined);
+          return adopted ? Promise.all(adopted).then(() => values) : values;
         },
         (error: unknown) => {
           for (const i of at) values[i] = asError(error);
+          return values;
         },
       ),
     );
   }
   if (waits.length === 0) return Promise.resolve(values);
-  return (waits.length === 1 ? waits[0]! : Promise.all(waits)).then(() => values);
+  return waits.length === 1 ? waits[0]! : Promise.all(waits).then(() => values);
 }
 
 /**

@@ -78,6 +78,12 @@ export interface ScriptStep<Fact = unknown> {
    * an edit, a note or a fact in that run; the runner uses it in place of `wants`.
    */
   wantsInRun?(texts: Iterable<string>): (source: string) => boolean;
+  /**
+   * Work on every script of a run at once before their scans (the runner's shared pass; the
+   * worker pool and a step run alone skip it): what it leaves on the trees must be what `scan`
+   * and `apply` would compute for themselves, only cheaper together.
+   */
+  prepare?(scripts: readonly Script[], options: TransformOptions): void;
   /** `options` is the run's (the v6 schema, the module graph), in the worker pool too. */
   scan?(script: Script, options?: TransformOptions): Fact[];
   /**

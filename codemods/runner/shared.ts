@@ -58,6 +58,21 @@ export function runShared(
   const outcomes: Outcomes = new Map();
   const facts = new Map<Transform, unknown[]>(steps.map((t) => [t, []]));
   const failed = new Map<string, Error>();
+  // Prepare: a step's work over all the held trees at once (v5-to-v6 checks every rewritten document in one go).
+  for (const step of steps) {
+    const prepare = step.script?.prepare;
+    if (!prepare) continue;
+    const scripts: Script[] = [];
+    for (const file of files) {
+      const script = trees.get(file);
+      if (script && handles(step, file) && stepWants(step.script!, script)) scripts.push(script);
+    }
+    try {
+      prepare(scripts, options);
+    } catch {
+      // Work done ahead only: each file's scan and apply do it again, and fail for that file alone.
+    }
+  }
   // Scan: every step reads the one tree of each file.
   for (const file of files) {
     if (quiet.has(file)) continue;

@@ -4,7 +4,7 @@
  * the v6 schema in `options.schema`; a name it cannot resolve, or resolves twice, is left alone
  * and reported.
  */
-import { GraphQLError, Lexer, Source, TokenKind, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Lexer, Source, TokenKind, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../lib/edits.js';
 import { slot } from '../lib/nodes.js';
@@ -16,8 +16,8 @@ import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
 import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
-import { describeMove, rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions, type MovedPath } from './document.js';
-import { findEmbeddedDocuments, MAGIC_COMMENT, parseableText, type EmbeddedDocument } from './embedded.js';
+import { describeMove, rewriteDocument, type DocumentRewrite, type MovedPath } from './document.js';
+import { MAGIC_COMMENT } from './embedded.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
@@ -31,7 +31,9 @@ import { rememberText } from '../lib/program.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
 import { fileChanges } from '../lib/changes.js';
-import { invalidAfterRewrite } from './validate.js';
+import { keepIfInvalid, parseDocument, prepareDocuments, prepareRun, rewriteOptions, schemasOf } from './prepared.js';
+
+export { schemasOf } from './prepared.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
 export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from './document.js';
@@ -43,31 +45,10 @@ export const MANIFEST_EXTENSIONS = ['.json'] as const;
 const isManifestFile = (file: string) => file.toLowerCase().endsWith('.json');
 const GRAPHQL_TODO = '# TODO(ergraph-migrate): ';
 
-/** The v6 schemas of a run: `schemas` (several diagrams), else `schema`, else none. */
-export function schemasOf(options: TransformOptions): readonly GraphQLSchema[] {
-  if (options.schemas && options.schemas.length > 0) return options.schemas;
-  return options.schema ? [options.schema] : [];
-}
-
 /** What a document without a schema waits for: the exact next step. */
 export const NO_SCHEMA_NEXT_STEP =
   'no v6 schema was found, so this v5 document was left as is: rerun v5-to-v6 with --schema <sdl|introspection.json|url>, ' +
   'a GraphQL Config whose `schema` points at the v6 schema, or --app <module exporting your diagram or GraphQLHandler>';
-
-function rewriteOptions(options: TransformOptions): DocumentRewriteOptions {
-  return { keepResponseKeys: options.keepResponseKeys !== false };
-}
-
-/** Parse a document, turning graphql-js's syntax error into the contract's `ParseError`. */
-function parseDocument(text: string, file: string, position: (offset: number) => { line: number; column: number }): DocumentNode {
-  try {
-    return parse(text);
-  } catch (error) {
-    if (!(error instanceof GraphQLError)) throw error;
-    const at = position(error.positions?.[0] ?? 0);
-    throw new ParseError(file, `GraphQL ${error.message}`, at.line, at.column);
-  }
-}
 
 /** A file of nothing but blanks and comments: no document, so nothing this step could be wrong about. */
 function holdsNothing(source: string): boolean {
@@ -132,78 +113,12 @@ function movedInGraphQLFile(source: string, options: TransformOptions | undefine
   return queryMoves(rewrite.moves, choice.schema);
 }
 
-/** A rewrite whose result the v6 schema refuses is dropped: the document stays as it was, its problems reported. */
-function keepIfInvalid(rewrite: DocumentRewrite, document: DocumentNode, text: string, schema: GraphQLSchema, template: boolean): void {
-  if (rewrite.edits.length === 0) return;
-  const invalid = invalidAfterRewrite(document, text, rewrite, schema, template);
-  if (invalid.length > 0) Object.assign(rewrite, { edits: [], moves: [], problems: [...rewrite.problems, ...invalid] });
-}
-
-/** Offsets in the result equal offsets in `doc.raw`: blanks and names keep every length. */
-function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): DocumentNode {
-  const position = (offset: number) => lineColumn(sf, doc.start + offset);
-  const text = parseableText(doc, false);
-  try {
-    return parse(text);
-  } catch (error) {
-    if (doc.holes.length === 0) return parseDocument(text, file, position);
-    // The interpolations may stand for fields rather than whole definitions: try them as names.
-    try {
-      return parse(parseableText(doc, true));
-    } catch {
-      // Report the first attempt's error: it points at GraphQL the user wrote.
-      return parseDocument(text, file, position);
-    }
-  }
-}
-
 /** The moves of a rewrite that are root query fields: what a `cache.modify` may name. */
 function queryMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
   const query = knownOf(schema).index.query;
   return moves.flatMap(({ target: { flatName, entity, method } }) =>
     query.get(flatName)?.some((t) => t.entity === entity && t.method === method) ? [{ from: flatName, entity, method }] : [],
   );
-}
-
-/** A document of a script as the v6 schemas take it: which schema it is for, and its rewrite (already checked by `keepIfInvalid`). */
-interface PreparedDocument {
-  doc: EmbeddedDocument;
-  document: DocumentNode;
-  inHole: (offset: number) => boolean;
-  choice: ReturnType<typeof chooseSchema>;
-  rewrite?: DocumentRewrite;
-}
-
-/**
- * A tree's documents, parsed, matched to a schema and rewritten once for the scan and the apply
- * that read the same tree (the runner's shared pass): the rewrite depends only on the document,
- * the schemas and the options, never on the hooks. Checking each rewrite against the schema
- * costs ~65 µs of graphql-js's fixed cost per `validate`, and with the parse and the rewrite it
- * was done twice per document: 2,000 generated old-API files spent ~30% of a run there.
- */
-const prepared = slot<ts.SourceFile, { schemas: readonly GraphQLSchema[]; keep: boolean; list: PreparedDocument[] }>('ergraph.v5-to-v6.documents');
-
-function prepareDocuments(sf: ts.SourceFile, file: string, options: TransformOptions, schemas: readonly GraphQLSchema[]): PreparedDocument[] {
-  const keep = rewriteOptions(options).keepResponseKeys !== false;
-  const held = prepared.get(sf);
-  if (held && held.keep === keep && held.schemas.length === schemas.length && held.schemas.every((s, i) => s === schemas[i])) return held.list;
-  // Parse every document first, so a file with one broken document is left wholly untouched.
-  const list: PreparedDocument[] = findEmbeddedDocuments(sf).map((doc) => {
-    const document = parseEmbedded(doc, file, sf);
-    const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
-    return { doc, document, inHole, choice: undefined };
-  });
-  if (schemas.length > 0)
-    for (const entry of list) {
-      const { doc, document, inHole } = entry;
-      entry.choice = chooseSchema(document, schemas, inHole);
-      if (!entry.choice || entry.choice === 'foreign') continue;
-      const rewrite: DocumentRewrite = rewriteDocument(document, doc.raw, entry.choice.schema, entry.choice.index, { ...rewriteOptions(options), isPlaceholder: inHole });
-      keepIfInvalid(rewrite, document, doc.raw, entry.choice.schema, true);
-      entry.rewrite = rewrite;
-    }
-  prepared.set(sf, { schemas: [...schemas], keep, list });
-  return list;
 }
 
 /** Rewrites the file's documents: whether one of them moves response paths, and the root query fields they move. */
@@ -243,6 +158,7 @@ const scripts = scriptTransform<unknown>(
     // `.modify(`: Apollo's cache.modify, often in a file of its own (read-sites.ts, moveStrayCacheFields).
     wants: (source) =>
       /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source),
+    prepare: prepareRun,
     // The read-site pass run dry over the file's documents, for what it hands to other code (`read-cross.ts`).
     scan({ sf, file, project }, options) {
       if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];

@@ -3,6 +3,7 @@
  * text itself. The runner instead hands one script to every step of a chain (`runner/run.ts`).
  */
 import { fileChanges } from './lib/changes.js';
+import { slot } from './lib/nodes.js';
 import { fixImports, type ImportFixes } from './lib/import-fixes.js';
 import { EMPTY_PROJECT, Project } from './lib/project.js';
 import { bindsHiddenNames, parseScript, type Script } from './lib/script.js';
@@ -19,9 +20,20 @@ export function importFixes(step: ScriptStep<never> | ScriptStep<unknown>, scrip
 
 const unchanged = (source: string): TransformResult => ({ output: source, manual: [], notes: [] });
 
-/** Whether a step may have work in a script: its text test, or names that test cannot see. */
+/**
+ * Whether a step may have work in a script: its text test, or names that test cannot see. Asked
+ * once per step and script: the runner's shared pass asks for each step in its prepare, scan and
+ * apply, and each text test reads the whole text (2-3% of a run).
+ */
+const wantedBy = slot<Script, Map<ScriptStep<never> | ScriptStep<unknown>, boolean>>('ergraph.wanted-by');
 export function stepWants(step: ScriptStep<never> | ScriptStep<unknown>, script: Script): boolean {
-  return step.wants(script.source) || bindsHiddenNames(script);
+  let known = wantedBy.get(script);
+  const found = known?.get(step);
+  if (found !== undefined) return found;
+  const wants = step.wants(script.source) || bindsHiddenNames(script);
+  if (!known) wantedBy.set(script, (known = new Map()));
+  known.set(step, wants);
+  return wants;
 }
 
 /** The step with its text test for a run over `texts` (`wantsInRun`), or the step itself. */

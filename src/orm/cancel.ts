@@ -60,7 +60,7 @@ function driverOf(db: SqlDatabase): Driver {
 export const canCancel = (db: SqlDatabase): boolean => driverOf(db) !== 'none';
 
 /** `db` with its session's driver handle replaced by `client` (same dialect, schema, logger). */
-function onClient(db: SqlDatabase, client: unknown): SqlDatabase {
+export function onClient(db: SqlDatabase, client: unknown): SqlDatabase {
   const session = db._.session as unknown as { constructor: SessionClass; dialect: unknown; schema: unknown; options: unknown };
   const copy = new session.constructor(client, session.dialect, session.schema, session.options);
   return Object.create(db, { session: { value: copy }, _: { value: { ...db._, session: copy } } }) as SqlDatabase;

@@ -9,8 +9,9 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { core, getTableColumns, getTableName, inArray, pgCore } from './drizzle.js';
 import type { Page } from '../er/relationship.js';
 import { traced } from './trace.js';
+import { eachRow } from './stream.js';
 import { primaryKeyColumns } from './keys.js';
-import { arrayRows, arrayType, keyEncoder, NUMBER_INTEGERS, render, rowBuilder, valueDecoder, type Row } from './statements.js';
+import { arrayType, keyEncoder, NUMBER_INTEGERS, render, rowBuilder, valueDecoder, type Row } from './statements.js';
 import type { NormalizedOrder, SqlDatabase } from './types.js';
 
 /**
@@ -87,7 +88,6 @@ export async function listsByKey<T = Row>(
   make: (row: Row) => T = (row) => row as T,
 ): Promise<T[][]> {
   const statement = listStatement(source, fields);
-  const rows = await traced(getTableName(source.target), loader, () => statement.text, () => arrayRows(db, statement.text, [keys.map(statement.key)]));
   const { row: item, parent, decodeParent } = statement;
   // Lists in key order, found by the parent key's value. Number keys of an integer column are
   // found as numbers; others by `keyId` (a bigint, a string and a number that spell the same key
@@ -104,7 +104,8 @@ export async function listsByKey<T = Row>(
   }
   let lastValue: unknown;
   let last: T[] | undefined;
-  for (const values of rows) {
+  // Items are built as rows arrive (stream.ts).
+  const onRow = (values: readonly unknown[]) => {
     const value = values[parent];
     // Rows of one parent mostly come together (a many-to-many join, an order by the parent key):
     // the same raw value maps to the same list without a key to make.
@@ -115,7 +116,8 @@ export async function listsByKey<T = Row>(
       lastValue = value;
     }
     last.push(make(item(values)));
-  }
+  };
+  await traced(getTableName(source.target), loader, () => statement.text, () => eachRow(db, statement.text, [keys.map(statement.key)], onRow));
   // A key asked for twice gets its own copy of the list.
   for (const i of repeated ?? []) lists[i] = [...lists[at.get(numbers ? keys[i] : keyId(keys[i]))!]!];
   return lists;
@@ -219,24 +221,24 @@ export async function pagesByKey<T = Row>(
   // Keys that are all numbers can stand in for an integer parent key column (see renderPageStatement).
   const statement = pageStatement(source, page, fields, keys.every((key) => typeof key === 'number'));
   const params = statement.params({ keys: keys.map(statement.key), limit: page.limit + 1, offset: page.offset });
-  const rows = await traced(getTableName(source.target), loader, () => statement.text, () => arrayRows(db, statement.text, params));
-
   const pages: Page<T>[] = keys.map(() => ({ items: [], hasMore: false, total: page.withTotal ? 0 : null }));
   const { row: item, present } = statement;
-  for (const values of rows) {
+  // Items are built as rows arrive (stream.ts).
+  const onRow = (values: readonly unknown[]) => {
     // Output columns 0 and (with total_count) 1 are the statement's own: the key's place and the total.
     const at = (values[0] as number) - 1;
     const entry = pages[at]!;
     if (page.withTotal) {
       entry.total = values[1] as number;
-      if (values[present!] === null) continue; // the parent's page is empty: the row only carried the total
+      if (values[present!] === null) return; // the parent's page is empty: the row only carried the total
     }
     if (entry.items.length >= page.limit) {
       entry.hasMore = true;
-      continue;
+      return;
     }
     entry.items.push(make(item(values, keys[at])));
-  }
+  };
+  await traced(getTableName(source.target), loader, () => statement.text, () => eachRow(db, statement.text, params, onRow));
   return pages;
 }
 

@@ -26,7 +26,9 @@ export function traced<R>(table: string, loader: string | undefined, text: () =>
     }
     try {
       const rows = await run();
-      if (Array.isArray(rows)) span.setAttribute('db.response.returned_rows', rows.length);
+      // Statements whose rows were handed on one by one resolve with their number instead.
+      const count = Array.isArray(rows) ? rows.length : typeof rows === 'number' ? rows : undefined;
+      if (count !== undefined) span.setAttribute('db.response.returned_rows', count);
       return rows;
     } catch (error) {
       // Drizzle's message quotes the parameters: the span gets the error's kind only.

@@ -206,25 +206,17 @@ function adopt(value: PromiseLike<unknown>, values: unknown[], i: number, cache:
 function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unknown[]): Promise<unknown[]> {
   const values: unknown[] = new Array(keys.length);
   let missing: number[] | undefined;
-  // Not an async function, and every wait resolves to `values`: the common case (one call,
-  // nothing pending) then costs one promise, the batch's own `then` (issue 31.1).
+  // Not async, and every wait resolves to `values`: one call with nothing pending costs one promise, its `then` (issue 31.1).
   const waits: Promise<unknown[]>[] = [];
   for (let i = 0; i < keys.length; i++) {
     const entry = cache ? cache.peek(cacheKeyFn(keys[i])) : ABSENT;
     if (entry === ABSENT) (missing ??= []).push(i);
     else if (entry instanceof Promise) {
-      waits.push(
-        entry.then(
-          (value) => {
-            values[i] = value;
-            return values;
-          },
-          (error: unknown) => {
-            values[i] = asError(error);
-            return values;
-          },
-        ),
-      );
+      const arrived = (value: unknown) => {
+        values[i] = value;
+        return values;
+      };
+      waits.push(entry.then(arrived, (error: unknown) => arrived(asError(error))));
     } else values[i] = entry;
   }
   for (let from = 0; missing && from < missing.length; from += maxBatchSize) {

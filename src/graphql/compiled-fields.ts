@@ -51,7 +51,8 @@ export interface LoadGroup {
 
 export class Level {
   readonly slots: Slot[] = [];
-  readonly groups = new Map<DataLoader<unknown, unknown>, LoadGroup>();
+  /** Made with the level's first load (most levels of a small operation load nothing, or are its last). */
+  groups: Map<DataLoader<unknown, unknown>, LoadGroup> | undefined;
   readonly waiting: Promise<void>[] = [];
   get empty(): boolean {
     return this.slots.length === 0;
@@ -228,10 +229,10 @@ export abstract class FieldWalk extends Completer {
     // per field and level, not per parent.
     let group = run.level === this.level ? run.group! : undefined;
     if (!group) {
-      group = this.level.groups.get(source.loader);
+      group = this.level.groups?.get(source.loader);
       if (!group) {
         const narrow = source.narrow;
-        this.level.groups.set(source.loader, (group = { loader: source.loader, keys: [], ids: [], index: undefined, fields: narrow ? new Set() : null, narrow }));
+        (this.level.groups ??= new Map()).set(source.loader, (group = { loader: source.loader, keys: [], ids: [], index: undefined, fields: narrow ? new Set() : null, narrow }));
       }
       if (group.fields) {
         if (!source.narrow) group.fields = null;

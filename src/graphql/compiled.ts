@@ -120,7 +120,7 @@ class Execution extends FieldWalk {
     const { budget, pool } = this.context;
     // One promise for the whole level where it can be: each `then` between a level's loads and
     // the next level costs a small operation a promise and a tick (issue 31.1).
-    if (groups.size === 0) return waiting.length === 0 ? RESOLVED : budget.race<unknown>(waiting.length === 1 ? waiting[0]! : Promise.all(waiting));
+    if (!groups) return waiting.length === 0 ? RESOLVED : budget.race<unknown>(waiting.length === 1 ? waiting[0]! : Promise.all(waiting));
     const loads: Promise<unknown>[] = [];
     for (const group of groups.values()) {
       const loader = group.fields && group.narrow ? group.narrow.loader([...group.fields].sort()) : group.loader;
@@ -137,7 +137,7 @@ class Execution extends FieldWalk {
   /** Response models among the level's loaded values, resolved together; undefined when there are none. */
   private settleModels(level: Level): Promise<void> | undefined {
     let settling: Promise<void>[] | undefined;
-    for (const group of level.groups.values()) {
+    for (const group of level.groups?.values() ?? []) {
       const settled = settleModels(this.context, group.values!);
       if (settled) {
         (settling ??= []).push(

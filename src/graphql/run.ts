@@ -158,6 +158,10 @@ export async function resolveModels(run: Run, value: unknown): Promise<void> {
 
 /** Whether `value` (one model, or a list) holds a model needing `resolveTree`; saves a promise when not. */
 export function needsResolve(run: Run, value: unknown): boolean {
-  if (Array.isArray(value)) return value.some((item) => needsResolve(run, item));
+  if (Array.isArray(value)) {
+    // A loop, not `some` with a closure: asked of every method's result (issue 31.1).
+    for (const item of value) if (needsResolve(run, item)) return true;
+    return false;
+  }
   return isModelInstance(value) && !planFor(value.constructor as AnyModelClass, run.diagram).trivial;
 }

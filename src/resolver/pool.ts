@@ -221,10 +221,10 @@ function loadDirect({ batch, cache, maxBatchSize }: Direct, keys: readonly unkno
   }
   for (let from = 0; missing && from < missing.length; from += maxBatchSize) {
     const at = maxBatchSize >= missing.length ? missing : missing.slice(from, from + maxBatchSize);
-    const call = at.map((i) => keys[i]);
+    // Every key missing and one call (the common case): the keys themselves, not a copy.
+    const call = at.length === keys.length ? keys : at.map((i) => keys[i]);
     waits.push(
-      // The pool's batch functions are async (checked()): a synchronous throw arrives as a
-      // rejection, and Promise.resolve returns their promise as it is.
+      // The pool's batch functions are async (checked()): a synchronous throw arrives as a rejection.
       Promise.resolve(batch(call)).then(
         (loaded) => {
           let adopted: Promise<void>[] | undefined;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { buildSchema, parse } from 'graphql';
+import { buildSchema, parse, ProvidedRequiredArgumentsRule, validate } from 'graphql';
 import { applyFile, applyToFiles, assertParses } from '../../codemods/apply.js';
 import { ParseError, type TransformOptions } from '../../codemods/types.js';
 import { transform } from '../../codemods/v5-to-v6/index.js';
@@ -235,7 +235,9 @@ describe('v5-to-v6 documents', () => {
   it('judges each document of a run on its own when the run checks them against the v6 schema together', async () => {
     const v6 = buildSchema('type Task { id: Int! }\ntype Query { Task: TaskQuery! }\ntype TaskQuery { getAll(limit: Int): [Task!]! byId(id: Int!): Task }\n');
     const refused = 'the rewritten document would not validate against the v6 schema (Unknown argument "status" on field "TaskQuery.getAll"): left as it was; migrate it by hand';
-    const missing = 'the rewritten document would not validate against the v6 schema (Field "byId" argument "id" of type "Int!" is required, but it was not provided): left as it was; migrate it by hand';
+    // graphql-js's own words for the missing argument: they differ between graphql 16 and 17.
+    const [unprovided] = validate(v6, parse('{ Task { byId { id } } }'), [ProvidedRequiredArgumentsRule]);
+    const missing = `the rewritten document would not validate against the v6 schema (${unprovided!.message.replace(/\.$/, '')}): left as it was; migrate it by hand`;
     const sources: Record<string, string> = {
       'a.ts': "import { gql } from 'graphql-tag';\nexport const A = gql`query A { taskGetAll(limit: 1) { id } }`;\n",
       'b.ts': "import { gql } from 'graphql-tag';\nexport const B = gql`query B { taskGetAll(status: OPEN) { id } }`;\n",

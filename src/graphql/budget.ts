@@ -101,9 +101,10 @@ export class Budget {
   /**
    * `promise`, or a rejection with `BudgetExceeded` at the deadline, whichever comes first.
    * (One promise per wait; `Promise.race` with a never-settling deadline promise cost more and
-   * left a reaction on it per wait.) The clock is not read here: every wait of the executors
-   * follows a `check()`, and a deadline passed since is the shared timer's to see (a clock read
-   * is ~40 ns on Node 20, and was two of a small operation's nine; issue 31.1).
+   * left a reaction on it per wait.) The clock is not read here: a deadline that passes while the
+   * event loop turns is the shared timer's to see, and one passed in synchronous work is seen by
+   * the `check()` before the next level (a clock read is ~40 ns on Node 20, and was two of a small
+   * operation's nine; issue 31.1).
    */
   race<T>(promise: Promise<T>): Promise<T> {
     if (this.exceeded) return Promise.reject(new BudgetExceeded(this.exceeded));

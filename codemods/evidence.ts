@@ -22,6 +22,12 @@ export interface Shape {
    * checks every shape's matches against its words.
    */
   words: readonly string[];
+  /**
+   * Every match also spells each of these in full (the same reasoning as `words`): a text that
+   * lacks one has no site of this shape and is not scanned. `ErDiagram` stays in migrated code;
+   * its old shape also needs `configs`.
+   */
+  alsoWords?: readonly string[];
 }
 
 const V3_OPTION_READS = 'targetKls|defaultFieldName|fieldFn|fieldNoneDefault(?:Factory)?';
@@ -37,7 +43,8 @@ export const SHAPES: readonly Shape[] = [
     what: '__ergraph_relationships__',
     pattern: /__(?:ergraph|pydantic_resolve)_relationships__/g,
     why: 'the class attribute is __relationships__ since v4; a key built or passed at run time is not followed',
-    words: ['_relationships__'],
+    // Not `_relationships__`: v4's own `__relationships__` spells that, so every migrated entity file was scanned.
+    words: ['__ergraph_relationships__', '__pydantic_resolve_relationships__'],
   },
   {
     version: '3',
@@ -52,7 +59,7 @@ export const SHAPES: readonly Shape[] = [
     why: 'v4 Relationship properties are target, name, fkFn, fkNoneDefault, fkNoneDefaultFactory: this read of the v3 name gives undefined',
     words: ['targetKls', 'defaultFieldName', 'fieldFn', 'fieldNoneDefault'],
   },
-  { version: '4', what: 'ErDiagram({ configs })', pattern: /\bErDiagram\s*\(\s*\{(?:[^{}]*?,)?\s*configs\s*[:,}]/gs, why: 'ErDiagram takes the entity list since v5', words: ['ErDiagram'] },
+  { version: '4', what: 'ErDiagram({ configs })', pattern: /\bErDiagram\s*\(\s*\{(?:[^{}]*?,)?\s*configs\s*[:,}]/gs, why: 'ErDiagram takes the entity list since v5', words: ['ErDiagram'], alsoWords: ['configs'] },
   { version: '5', what: 'diagram.createAutoLoad()', pattern: /\.createAutoLoad\s*\(/g, why: 'createAutoLoad was removed in v5.5: use AutoLoad', words: ['createAutoLoad'] },
   { version: '5.5', what: 'AutoQueryConfig batchKeys/batchPages', pattern: /\b(?:batchKeys|batchPages)\s*:/g, why: 'AutoQueryConfig batch options moved in v6', words: ['batchKeys', 'batchPages'] },
   { version: '5.5', what: 'SubsetConfig federationJoinKey', pattern: /\bfederationJoinKey\b/g, why: 'federationJoinKey moved in v6', words: ['federationJoinKey'] },
@@ -139,7 +146,8 @@ function wordsOf(shapes: readonly Shape[]): RegExp {
 /** Every old-API site of one script, oldest shape first, then in text order. */
 export function evidenceIn(text: string, shapes: readonly Shape[] = SHAPES): Site[] {
   if (!wordsOf(shapes).test(text)) return [];
-  const spelled = shapes.filter((shape) => shape.words.some((word) => text.includes(word)));
+  const spelled = shapes.filter((shape) => shape.words.some((word) => text.includes(word)) && (shape.alsoWords ?? []).every((word) => text.includes(word)));
+  if (spelled.length === 0) return [];
   const code = withoutComments(text);
   const lineStarts: number[] = [0];
   for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);

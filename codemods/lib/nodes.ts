@@ -17,6 +17,10 @@ export interface NodeIndex {
   accesses: ts.PropertyAccessExpression[];
   /** Method/property signatures and method declarations (MCP tool types). */
   members: (ts.MethodSignature | ts.MethodDeclaration | ts.PropertySignature)[];
+  /** String literals and templates without substitutions (quote style, string keys). */
+  strings: (ts.StringLiteral | ts.NoSubstitutionTemplateLiteral)[];
+  /** Statements and class properties that end in `;` when the file writes them (the cases of `record`): how many do, how many do not. */
+  semicolons: { ended: number; open: number };
   /** The identifiers spelled `name` (found on first ask: a file is asked about a few names, not all). */
   identifiers(name: string): readonly ts.Identifier[];
   /** Every identifier, in tree order: for a reader that asks about many names (one map of them, not a filter per name). */
@@ -64,6 +68,13 @@ const cache = slot<ts.SourceFile, NodeIndex>('ergraph.nodes');
 let parent: ts.Node;
 let index: NodeIndex;
 let ids: ts.Identifier[];
+let text: string;
+
+/** Counts a statement that ends in a semicolon when the file writes them (the style pass reads the counts). */
+function countSemicolon(node: ts.Node): void {
+  if (text.charCodeAt(node.end - 1) === 59) index.semicolons.ended++;
+  else index.semicolons.open++;
+}
 
 function record(node: ts.Node): void {
   switch (node.kind) {
@@ -84,6 +95,25 @@ function record(node: ts.Node): void {
       break;
     case K.PropertyDeclaration:
       index.properties.push(node as ts.PropertyDeclaration);
+      countSemicolon(node);
+      break;
+    case K.StringLiteral:
+    case K.NoSubstitutionTemplateLiteral:
+      index.strings.push(node as ts.StringLiteral);
+      break;
+    // Statements that end in `;` when the file writes them (and PropertyDeclaration, above).
+    case K.ExpressionStatement:
+    case K.VariableStatement:
+    case K.ImportDeclaration:
+    case K.ExportDeclaration:
+    case K.ExportAssignment:
+    case K.ReturnStatement:
+    case K.ThrowStatement:
+    case K.BreakStatement:
+    case K.ContinueStatement:
+    case K.TypeAliasDeclaration:
+    case K.ImportEqualsDeclaration:
+      countSemicolon(node);
       break;
     case K.PropertyAccessExpression:
       index.accesses.push(node as ts.PropertyAccessExpression);
@@ -133,6 +163,8 @@ export function linkAndIndex(sf: ts.SourceFile): NodeIndex {
     properties: [],
     accesses: [],
     members: [],
+    strings: [],
+    semicolons: { ended: 0, open: 0 },
     allIdentifiers: all,
     identifiers(name) {
       let found = byName.get(name);
@@ -140,14 +172,15 @@ export function linkAndIndex(sf: ts.SourceFile): NodeIndex {
       return found;
     },
   };
-  const [savedParent, savedIndex, savedIds] = [parent, index, ids];
+  const [savedParent, savedIndex, savedIds, savedText] = [parent, index, ids, text];
   parent = sf;
   index = built;
   ids = all;
+  text = sf.text;
   try {
     ts.forEachChild(sf, visit);
   } finally {
-    [parent, index, ids] = [savedParent, savedIndex, savedIds];
+    [parent, index, ids, text] = [savedParent, savedIndex, savedIds, savedText];
   }
   cache.set(sf, built);
   return built;

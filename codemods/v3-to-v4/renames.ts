@@ -50,13 +50,7 @@ export function rewriteMarkers(ch: FileChanges): void {
 
 /** Every identifier named `name` in the file other than `declared`: uses by name, not by binding (enough to refuse). */
 function namesLike(sf: ts.SourceFile, name: string, declared: ts.Node): ts.Identifier[] {
-  const found: ts.Identifier[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node) && node.text === name && node !== declared) found.push(node);
-    node.forEachChild(visit);
-  };
-  visit(sf);
-  return found;
+  return nodesOf(sf).identifiers(name).filter((node) => node !== declared);
 }
 
 const isKeyOf = (node: ts.Node) => ts.isElementAccessExpression(node.parent) && node.parent.argumentExpression === node;
@@ -67,8 +61,9 @@ const isKeyOf = (node: ts.Node) => ts.isElementAccessExpression(node.parent) && 
  * used any other way is left, and the run's last pass reports it.
  */
 function rewriteMarkerKeys(ch: FileChanges): void {
-  const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && RELATIONSHIP_MARKERS.includes(node.text)) {
+  // The file's string literals from its shared index, in tree order: a walk of its own here was ~3% of a codemod run.
+  for (const node of nodesOf(ch.sf).strings) {
+    if (RELATIONSHIP_MARKERS.includes(node.text)) {
       const holder = node.parent;
       const named =
         (ts.isVariableDeclaration(holder) && ts.isVariableDeclarationList(holder.parent) && holder.parent.flags & ts.NodeFlags.Const) || ts.isParameter(holder)
@@ -80,9 +75,7 @@ function rewriteMarkerKeys(ch: FileChanges): void {
         ch.replace({ start, end: node.getEnd() - 1 }, '__relationships__');
       }
     }
-    node.forEachChild(visit);
-  };
-  visit(ch.sf);
+  }
 }
 
 interface Site {

@@ -117,8 +117,9 @@ describe('after a run, the detector finds no old-version evidence outside report
     expect(evidenceIn('const s = `a ${`b`} c`; // LoaderDepend\nLoaderDepend;\n').map((s) => s.line)).toEqual([2]);
   });
 
-  // evidenceIn skips a text that spells none of a shape's words without scanning it for comments:
-  // right only while every match of the shape's pattern spells one of them. Each shape's samples,
+  // evidenceIn skips a text that spells none of a shape's words (or lacks one of its alsoWords)
+  // without scanning it for comments: right only while every match of the shape's pattern spells
+  // one of its words and all of its alsoWords. Each shape's samples,
   // comments and line breaks inside the match included, must hold a site of it (a new shape
   // without samples fails) and every match must spell a word.
   it("every old-API site spells one of its shape's words", () => {
@@ -146,6 +147,7 @@ describe('after a run, the detector finds no old-version evidence outside report
         const matches = [...code.matchAll(new RegExp(shape.pattern.source, shape.pattern.flags))].map((m) => m[0]);
         expect(matches, `${shape.what}: ${text}`).not.toEqual([]);
         for (const match of matches) expect(shape.words.some((word) => match.includes(word)), `${shape.what}: ${match}`).toBe(true);
+        for (const match of matches) for (const word of shape.alsoWords ?? []) expect(match, `${shape.what}: ${word}`).toContain(word);
         expect(evidenceIn(text).map((site) => site.shape.what)).toContain(shape.what);
       }
     }

@@ -153,18 +153,22 @@ export abstract class Completer {
         else return this.error(c, `Expected Iterable, but did not find one for field "${field.parentType.name}.${field.name}".`, field, prev, key);
         const list: unknown[] = new Array(items.length);
         const item = c.item;
-        // Items an object builder completes whole need no position: it is made for the first that does not.
-        const whole = item.kind === 'object' && item.selection.builder && !item.selection.builder.rest.length ? item.selection.builder : undefined;
+        // Object items go through their builder in runs (buildAll): items it completes whole need
+        // no position; those with fields left (relationships, resolvers) get theirs after the run.
+        const builder = item.kind === 'object' ? item.selection.builder : undefined;
         let pos: Pos | undefined;
         for (let i = 0; i < items.length; i++) {
-          if (whole) {
-            const v = items[i];
-            const built = v === null || v === undefined || isThenable(v) ? undefined : whole.build(v);
-            if (built) {
-              list[i] = built;
-              this.spend(whole.values + 1);
-              continue;
+          if (builder) {
+            const done = builder.buildAll(items, list, i);
+            this.spend((done - i) * (builder.values + 1));
+            for (let j = i; j < done && builder.rest.length; j++) {
+              pos ??= new Pos(prev, key, typeof key === 'string' ? field.parentType.name : undefined, holder, !c.nonNull);
+              if (this.rest(builder.rest, item, items[j], list, j, pos) !== BUBBLE) continue;
+              pos.dead = true;
+              this.nulled = true;
+              return c.nonNull ? BUBBLE : null;
             }
+            if ((i = done) === items.length) break;
           }
           pos ??= new Pos(prev, key, typeof key === 'string' ? field.parentType.name : undefined, holder, !c.nonNull);
           const v = items[i];
@@ -185,6 +189,21 @@ export abstract class Completer {
         return list;
       }
     }
+  }
+
+  /** The fields a builder left of list item `list[at]` (built from `value`); BUBBLE when the item must be null and is non-null. */
+  private rest(fields: readonly FieldPlan[], item: Completion, value: unknown, list: unknown[], at: number, listPos: Pos): Completed {
+    const out = list[at] as Obj;
+    const pos = new Pos(listPos, at, undefined, list, !item.nonNull);
+    for (const f of fields) {
+      if (this.field(f, value, out, pos) !== BUBBLE) continue;
+      pos.dead = true;
+      this.nulled = true;
+      if (item.nonNull) return BUBBLE;
+      list[at] = null;
+      return null;
+    }
+    return out;
   }
 
   protected error(c: Completion, message: string, field: FieldPlan, prev: Pos | undefined, key: string | number): typeof BUBBLE | null {

@@ -67,6 +67,13 @@ export interface CompiledOperation {
 export interface ObjectBuilder {
   /** The object with its fast fields completed, or undefined when one of them needs the slow path. */
   readonly build: (source: unknown) => Record<string, unknown> | undefined;
+  /**
+   * Builds `items` into `list` from index `from` while each builds whole (not null, not a
+   * promise, `build` not undefined); returns the index it stopped at (`items.length`: all built).
+   * Generated beside `build`, so the call per item is one site per selection, not the executor's
+   * one site for every selection of every document (issue 31.1).
+   */
+  readonly buildAll: (items: ArrayLike<unknown>, list: unknown[], from: number) => number;
   /** Result values the built fields hold (the budget counts them). */
   readonly values: number;
   /** The fields the executor still completes itself, in selection order. */

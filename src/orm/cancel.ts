@@ -11,7 +11,7 @@
  * - PGlite (and a single node-postgres `Client`): nothing can be cancelled; the statement finishes,
  *   its rows are dropped, and no further statement starts.
  */
-import { core } from './drizzle.js';
+import { entityKind } from './drizzle.js';
 import type { SqlDatabase } from './types.js';
 
 type Session = SqlDatabase['_']['session'];
@@ -45,9 +45,8 @@ type PostgresJs = { unsafe(...args: unknown[]): PostgresJsQuery };
 type Driver = 'pg-pool' | 'postgres-js' | 'none';
 
 function driverOf(db: SqlDatabase): Driver {
-  const { entityKind } = core();
-  const session = db._.session as unknown as { constructor: { [entityKind]?: string }; client?: unknown };
-  const kind = session.constructor[entityKind];
+  const session = db._.session as unknown as { constructor: { [key: symbol]: string | undefined }; client?: unknown };
+  const kind = session.constructor[entityKind()];
   const client = session.client as Partial<PgPoolLike> | undefined;
   if (kind === 'NodePgSession' && client && typeof client.connect === 'function' && typeof client.Client === 'function' && 'totalCount' in client) {
     return 'pg-pool';
@@ -59,10 +58,15 @@ function driverOf(db: SqlDatabase): Driver {
 /** Whether statements of `db` can be cancelled on the server (node-postgres Pool, postgres.js). */
 export const canCancel = (db: SqlDatabase): boolean => driverOf(db) !== 'none';
 
+/** `db`'s session with its driver handle replaced by `client` (same dialect, schema, logger). */
+export function sessionOn(db: SqlDatabase, client: unknown): Session {
+  const session = db._.session as unknown as { constructor: SessionClass; dialect: unknown; schema: unknown; options: unknown };
+  return new session.constructor(client, session.dialect, session.schema, session.options);
+}
+
 /** `db` with its session's driver handle replaced by `client` (same dialect, schema, logger). */
 export function onClient(db: SqlDatabase, client: unknown): SqlDatabase {
-  const session = db._.session as unknown as { constructor: SessionClass; dialect: unknown; schema: unknown; options: unknown };
-  const copy = new session.constructor(client, session.dialect, session.schema, session.options);
+  const copy = sessionOn(db, client);
   return Object.create(db, { session: { value: copy }, _: { value: { ...db._, session: copy } } }) as SqlDatabase;
 }
 
@@ -124,13 +128,15 @@ async function withPoolClient<R>(db: SqlDatabase, run: (client: PgClientLike, po
 }
 
 /**
- * `run` with a `db` whose statements all go over one connection (a transaction opened on it stays
- * on it), that survives the connection being lost: for a node-postgres pool a guarded client (see
- * `withPoolClient`); other drivers as they are (postgres.js and PGlite reject the statement
- * without an unhandled 'error' event).
+ * `run` on one connection that survives being lost: for a node-postgres pool a guarded client
+ * checked out of it (see `withPoolClient`), handed to `run` as `client`, on which `run` makes its
+ * statements (`onClient(db, client)`); other drivers get `db` as it is and no `client`
+ * (postgres.js and PGlite reject the statement without an unhandled 'error' event). The caller
+ * makes the session: a copy made here too cost a second one per batch (~10 µs, before the
+ * statement was sent).
  */
-export function onOneConnection<R>(db: SqlDatabase, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
-  return driverOf(db) === 'pg-pool' ? withPoolClient(db, (client) => run(onClient(db, client))) : run(db);
+export function onOneConnection<R>(db: SqlDatabase, run: (db: SqlDatabase, client?: unknown) => Promise<R>): Promise<R> {
+  return driverOf(db) === 'pg-pool' ? withPoolClient(db, (client) => run(db, client)) : run(db);
 }
 
 /** A CancelRequest for `client`'s backend over a new connection (no authentication needed). */

@@ -59,6 +59,9 @@ export function keyEncoder(column: PgColumn): (key: unknown) => unknown {
   };
 }
 
+/** Whether `keyEncoder(column)` gives a number back as it is (the column has no `mapToDriverValue` of its own). */
+export const keepsNumbers = (column: PgColumn): boolean => column.mapToDriverValue === core().Column.prototype.mapToDriverValue;
+
 /** A driver value as a Drizzle `select` gives it: through the column's own `mapFromDriverValue`, if any. */
 export function valueDecoder(column: PgColumn): (value: unknown) => unknown {
   if (column.mapFromDriverValue === core().Column.prototype.mapFromDriverValue) return (value) => value;
@@ -111,5 +114,10 @@ export function rowBuilder(cols: readonly (readonly [string, PgColumn])[], posit
  * nested fields walks proxy prototype chains for every value: it doubled the time of a page batch.
  */
 export function arrayRows(db: SqlDatabase, text: string, params: unknown[]): Promise<unknown[][]> {
-  return db._.session.prepareQuery({ sql: text, params }, undefined, undefined, true, (rows) => rows).execute() as Promise<unknown[][]>;
+  return arrayRowsOn(db._.session, text, params);
+}
+
+/** `arrayRows` on a session (one made for a single statement need not be wrapped in a database object). */
+export function arrayRowsOn(session: SqlDatabase['_']['session'], text: string, params: unknown[]): Promise<unknown[][]> {
+  return session.prepareQuery({ sql: text, params }, undefined, undefined, true, (rows) => rows).execute() as Promise<unknown[][]>;
 }

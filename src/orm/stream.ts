@@ -12,9 +12,9 @@
  * parsed row on instead of keeping it. Every other driver (PGlite, postgres.js, pg-native) gets
  * the rows after the statement, through the same `onRow`: the results are the same either way.
  */
-import { core } from './drizzle.js';
-import { onClient, onOneConnection } from './cancel.js';
-import { arrayRows } from './statements.js';
+import { entityKind } from './drizzle.js';
+import { onClient, onOneConnection, sessionOn } from './cancel.js';
+import { arrayRows, arrayRowsOn } from './statements.js';
 import type { SqlDatabase } from './types.js';
 
 type Callback = (error: unknown, result?: { rows?: unknown[][] }) => void;
@@ -40,11 +40,14 @@ interface Streaming extends PgQuery {
   onRow: (row: Row) => void;
 }
 
-/** `db`'s node-postgres client (a single `Client`, or one checked out of a pool) when its `Query` is pg's JavaScript one. */
-function pgClientOf(db: SqlDatabase): PgClient | undefined {
+/**
+ * The node-postgres client a statement of `db` runs on (`checkedOut` of its pool, or its single
+ * `Client`) when its `Query` is pg's JavaScript one.
+ */
+function pgClientOf(db: SqlDatabase, checkedOut: unknown): PgClient | undefined {
   const session = db._.session as unknown as { constructor: { [key: symbol]: unknown }; client?: Partial<PgClient> };
-  if (session.constructor[core().entityKind] !== 'NodePgSession') return undefined;
-  const client = session.client;
+  if (session.constructor[entityKind()] !== 'NodePgSession') return undefined;
+  const client = (checkedOut ?? session.client) as Partial<PgClient> | undefined;
   const Query = client?.constructor?.Query;
   // pg-native's Query has no row-by-row hook: it takes the other path.
   if (typeof client?.query !== 'function' || typeof Query !== 'function' || typeof Query.prototype.handleDataRow !== 'function') return undefined;
@@ -93,17 +96,16 @@ const streamable = (query: PgQuery): boolean => typeof query._result?.parseRow =
  * in order; resolves with the number of rows. An error `onRow` throws rejects the call once the
  * statement has ended (no later row is passed on), as it would from a loop over the rows after
  * it; a statement that fails rejects with the driver's error as Drizzle wraps it.
+ *
+ * `onSent` runs once the statement has been handed to the driver, before any row: work the
+ * caller needs only for the rows is done there, while the database runs the statement, instead
+ * of before it is sent. A statement that fails to start may never call it; an error it throws
+ * rejects the call once the statement has ended, as one from `onRow` does.
  */
-export function eachRow(db: SqlDatabase, text: string, params: unknown[], onRow: (values: Row) => void): Promise<number> {
+export function eachRow(db: SqlDatabase, text: string, params: unknown[], onRow: (values: Row) => void, onSent?: () => void): Promise<number> {
   // A pool's statement runs on a client checked out for it, as `pool.query` does, guarded
   // against the connection dropping while it is out (cancel.ts).
-  return onOneConnection(db, async (on) => {
-    const client = pgClientOf(on);
-    if (!client) {
-      const rows = await arrayRows(on, text, params);
-      for (const row of rows) onRow(row);
-      return rows.length;
-    }
+  return onOneConnection(db, async (on, checkedOut) => {
     let count = 0;
     let failed: { error: unknown } | undefined;
     // Runs in the socket's data handler: a throw there would be an uncaught exception. Kept for the end.
@@ -116,6 +118,21 @@ export function eachRow(db: SqlDatabase, text: string, params: unknown[], onRow:
         failed = { error };
       }
     };
+    const sent = () => {
+      try {
+        onSent?.();
+      } catch (error) {
+        failed = { error };
+      }
+    };
+    const client = pgClientOf(on, checkedOut);
+    if (!client) {
+      const pending = arrayRows(checkedOut === undefined ? on : onClient(on, checkedOut), text, params);
+      sent();
+      for (const row of await pending) take(row);
+      if (failed) throw failed.error;
+      return count;
+    }
     const Query = streamingQuery(client.constructor.Query!);
     const streaming = {
       query: (config: object, values: unknown) =>
@@ -128,13 +145,17 @@ export function eachRow(db: SqlDatabase, text: string, params: unknown[], onRow:
               for (const row of result.rows) take(row);
               resolve(result);
             }, reject);
+            sent();
             return;
           }
           query.onRow = take;
           client.query(query);
+          // pg has written the statement to the socket (or queued it): no row can arrive before this returns.
+          sent();
         }),
     };
-    await arrayRows(onClient(on, streaming), text, params);
+    // Only the session is used: no database object around it (Object.create per batch, before the statement went out).
+    await arrayRowsOn(sessionOn(on, streaming), text, params);
     if (failed) throw failed.error;
     return count;
   });

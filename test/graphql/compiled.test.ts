@@ -61,6 +61,25 @@ const odd = new ErDiagram({
   ],
 });
 
+// Rows whose builder leaves a field (a nested object) that fails at once: a null in its non-null
+// leaf must null the row (a nullable item) or the whole list (a non-null one), after the rows
+// before it were built (the list's builder runs over the rows first; compiled-values.ts `rest`).
+class Inner extends model({ x: z.string() }) {}
+class Nest extends model({ id: z.int(), inner: ref(() => Inner) }) {}
+const nestRows: unknown[] = [1, 2, 3].map((id) => ({ id, inner: { x: id === 2 ? null : `x${id}` } }));
+const nested = new ErDiagram({
+  entities: [
+    new Entity({ kls: Inner }),
+    new Entity({
+      kls: Nest,
+      queries: [
+        new QueryConfig({ name: 'rows', returns: z.array(ref(() => Nest).nullable()), method: async () => nestRows as Nest[] }),
+        new QueryConfig({ name: 'strict', returns: z.array(ref(() => Nest)).nullable(), method: async () => nestRows as Nest[] }),
+      ],
+    }),
+  ],
+});
+
 const pair = (d: ErDiagram) => [new GraphQLHandler(d, { executor: 'compiled' }), new GraphQLHandler(d, { executor: 'graphql-js' })] as const;
 
 async function agree(handlers: readonly [GraphQLHandler, GraphQLHandler], query: string, variables?: Record<string, unknown>, operationName?: string) {
@@ -166,6 +185,16 @@ describe('compiled executor agrees with graphql-js', () => {
     } finally {
       z.config({ jitless: false });
     }
+  });
+
+  it('a row whose left-over field fails at once is nulled, or its whole non-null list', async () => {
+    const n = pair(nested);
+    const rows = await agree(n, '{ Nest { rows { id inner { x } } } }');
+    expect(rows.data).toEqual({ Nest: { rows: [{ id: 1, inner: { x: 'x1' } }, null, { id: 3, inner: { x: 'x3' } }] } });
+    expect(rows.errors!.map((e) => e.path)).toEqual([['Nest', 'rows', 1, 'inner', 'x']]);
+    const strict = await agree(n, '{ Nest { strict { id inner { x } } } }');
+    expect(strict.data).toEqual({ Nest: { strict: null } });
+    expect(strict.errors!.map((e) => e.path)).toEqual([['Nest', 'strict', 1, 'inner', 'x']]);
   });
 
   it('argument errors from variables, method errors and zod errors', async () => {

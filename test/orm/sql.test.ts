@@ -258,6 +258,33 @@ describe.each(targets)('SQL integration on $name', (target) => {
     expect(pages.slice(0, 70_000).every((p) => p.items.length === 0 && p.total === 0)).toBe(true);
   });
 
+  it('gives each batch its own shape when consecutive batches differ in one thing (total, offset, direction, key type)', async () => {
+    // The statement of the last shape is reused without building its key (queries.ts): a batch that
+    // differs from the one before in any one of these must still get its own statement.
+    const shapes: { withTotal: boolean; offset: number; direction?: 'DESC'; strings?: boolean }[] = [
+      { withTotal: false, offset: 0 },
+      { withTotal: true, offset: 0 },
+      { withTotal: true, offset: 2 },
+      { withTotal: false, offset: 2 },
+      { withTotal: false, offset: 2, direction: 'DESC' },
+      { withTotal: false, offset: 2 },
+      { withTotal: false, offset: 2, strings: true },
+      { withTotal: false, offset: 2 },
+      { withTotal: true, offset: 2 },
+    ];
+    const keys = [3, 1, 5];
+    for (const { withTotal, offset, direction, strings } of shapes) {
+      const pages = await page(User, 'tasks', strings ? keys.map(String) as never : keys, { withTotal, offset, limit: 2, direction });
+      pages.forEach((p, i) => {
+        const all = direction ? [...tasksOf(keys[i]!)].reverse() : tasksOf(keys[i]!);
+        expect(p.items.map((x) => x.id)).toEqual(all.slice(offset, offset + 2).map((x) => x.id));
+        expect(p.items.every((x) => x.ownerId === keys[i])).toBe(true);
+        expect(p.hasMore).toBe(all.length > offset + 2);
+        expect(p.total).toBe(withTotal ? TASKS_PER_USER[keys[i]!] : null);
+      });
+    }
+  });
+
   it('flips the order, nulls included, when the other direction is asked for', async () => {
     const asc = await page(User, 'tasks', [5], { limit: 50 });
     const desc = await page(User, 'tasks', [5], { limit: 50, direction: 'DESC' });

@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Page } from 'ergraph';
 import { buildRelationship, SqlRelationship, tableModel, type SqlDatabase } from 'ergraph/orm';
+import { eachRow } from '../../src/orm/stream.js';
 import { databaseTargets, PG_URL, pgliteTarget, type TestDatabase } from './databases.js';
 import { comments, DDL, schema, seedSql, tags, tasks, taskTags, users } from './fixture.js';
 
@@ -130,6 +131,23 @@ describe.skipIf(!hasServer)('rows taken as they arrive, on node-postgres', () =>
     );
     expect(answers[0]).toEqual(answers[2]);
     expect(answers[1]).toEqual(answers[2]);
+  });
+
+  it('calls onSent once, after the statement is handed over and before its first row, on every path', async () => {
+    for (const db of [drizzlePg({ client: pool }), drizzlePg({ client: single }), lite.db]) {
+      const events: string[] = [];
+      const count = await eachRow(db, 'select g from generate_series(1, 3) g', [], (row) => events.push(`row ${String(row[0])}`), () => events.push('sent'));
+      expect(count).toBe(3);
+      expect(events).toEqual(['sent', 'row 1', 'row 2', 'row 3']);
+      // An error from onSent rejects the call (after the statement, as one from onRow does): no row is passed on.
+      const rows: unknown[] = [];
+      const failing = eachRow(db, 'select 1', [], (row) => rows.push(row), () => {
+        throw new Error('onSent failed');
+      });
+      await expect(failing).rejects.toThrow('onSent failed');
+      expect(rows).toEqual([]);
+      expect(await eachRow(db, 'select 1', [], () => undefined)).toBe(1);
+    }
   });
 
   it('rejects the batch with the error an item threw, and the pool keeps answering', async () => {

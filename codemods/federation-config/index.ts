@@ -149,10 +149,13 @@ const usedBy = slot<ts.SourceFile, Set<string>>('ergraph.federation-config.used'
 const ORDER_NAMES = ['BatchPageConfig', 'PageOrder', 'OrderTerm'];
 
 const CLASS = /\bclass\b/;
+// The two word tests below are `includes`, not one regular expression of both words: asked of
+// every file of a run, V8 searched a two-word alternation at about half the speed (2,121 files
+// of real code: 24 and 20 ms a run as patterns, 16 and 11 ms as `includes`).
 /** What this step edits wherever it stands, class or not. */
-const OWN_WORK = /AutoQueryConfig|federationJoinKey/;
+const ownWork = (source: string) => source.includes('AutoQueryConfig') || source.includes('federationJoinKey');
 /** Where facts move keys or orders to entity classes in other files: `AutoQueryConfig` and DTO orders. */
-const MOVES_TO_CLASSES = /AutoQueryConfig|__pagination_orders__/;
+const movesToClasses = (source: string) => source.includes('AutoQueryConfig') || source.includes('__pagination_orders__');
 /**
  * What this step edits in a file with a class when nothing moves to classes (so no text has DTO
  * orders): unused order names (dropped), and a name imported from a wrong entry point
@@ -160,7 +163,7 @@ const MOVES_TO_CLASSES = /AutoQueryConfig|__pagination_orders__/;
  * is exported from the root.
  */
 const CLASS_EDITS = new RegExp(`${ORDER_NAMES.join('|')}|ergraph/`);
-const wantsAnywhere = (source: string) => CLASS.test(source) || OWN_WORK.test(source);
+const wantsAnywhere = (source: string) => CLASS.test(source) || ownWork(source);
 
 const transform = scriptTransform<FederationFact>(
   {
@@ -175,8 +178,8 @@ const transform = scriptTransform<FederationFact>(
     // which the import pass moves). 308 of 2,121 files of real code were parsed with
     // parent links and held only for their classes.
     wantsInRun(texts) {
-      for (const text of texts) if (MOVES_TO_CLASSES.test(text)) return wantsAnywhere;
-      return (source) => OWN_WORK.test(source) || (CLASS.test(source) && CLASS_EDITS.test(source));
+      for (const text of texts) if (movesToClasses(text)) return wantsAnywhere;
+      return (source) => ownWork(source) || (CLASS.test(source) && CLASS_EDITS.test(source));
     },
     scan: ({ sf, imports, project }) => scanFederation(sf, imports, project),
     apply({ sf, imports, project }, { facts, changes: ch }) {

@@ -6,7 +6,8 @@ import { getHeapStatistics } from 'node:v8';
 import { parseSource, parseUnlinked, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
 import { bindsHiddenNamesIn, scriptOf, type Script } from '../lib/script.js';
-import type { Transform } from '../types.js';
+import { rememberTextWants } from '../script-steps.js';
+import type { ScriptStep, Transform } from '../types.js';
 import type { FileReport } from './types.js';
 
 /**
@@ -72,10 +73,21 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
     // test cannot see are the hidden ones, checked below. (Holding every file that imports
     // ergraph kept the v5-to-v6 segment of an upgrade parsing, linking and holding every entity
     // module it then left alone: 2,000 generated files, 0.86x the CPU time without them.)
-    const wanted = (text: string) => segment.some((t) => !t.script || t.script.wants(text));
-    const unwanted: { file: string; text: string; facts: ModuleFacts }[] = [];
+    // Each step's answer, asked in order up to the first step that wants the text: a held script
+    // keeps them, so the shared pass (`stepWants`) does not read its text for them again.
+    const wanted = (text: string): { wanted: boolean; answers: Map<ScriptStep, boolean> } => {
+      const answers = new Map<ScriptStep, boolean>();
+      for (const t of segment) {
+        if (!t.script) return { wanted: true, answers };
+        const wants = t.script.wants(text);
+        answers.set(t.script, wants);
+        if (wants) return { wanted: true, answers };
+      }
+      return { wanted: false, answers };
+    };
+    const unwanted: { file: string; text: string; facts: ModuleFacts; answers: Map<ScriptStep, boolean> }[] = [];
     let held = 0;
-    const hold = (file: string, text: string, facts: ModuleFacts, sf: ts.SourceFile) => {
+    const hold = (file: string, text: string, facts: ModuleFacts, sf: ts.SourceFile, answers: Map<ScriptStep, boolean>) => {
       if (pooled) return;
       held += text.length;
       if (held > heldSourceBudget) {
@@ -84,7 +96,9 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
         return;
       }
       if (keep) parsed.set(file, { text, facts, sf });
-      trees.set(file, scriptOf(sf));
+      const script = scriptOf(sf);
+      rememberTextWants(script, answers);
+      trees.set(file, script);
     };
     for (const file of files) {
       if (!isScript(file) || reports.get(file)!.error) continue;
@@ -92,12 +106,13 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
       try {
         const kept = parsed.get(file);
         const entry = kept?.text === text ? kept : undefined;
-        if (!wanted(text)) {
+        const asked = wanted(text);
+        if (!asked.wanted) {
           // No parent links or index for a tree only its top-level statements are read from.
           const facts = entry?.facts ?? scanModule(parseUnlinked(text, file));
           verified.set(file, text);
           if (keep) parsed.set(file, { text, facts });
-          unwanted.push({ file, text, facts });
+          unwanted.push({ file, text, facts, answers: asked.answers });
           moduleFacts.push(facts);
           continue;
         }
@@ -105,17 +120,17 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
         verified.set(file, text);
         const facts = entry?.facts ?? scanModule(sf);
         moduleFacts.push(facts);
-        hold(file, text, facts, sf);
+        hold(file, text, facts, sf, asked.answers);
       } catch (error) {
         reports.get(file)!.error = (error as Error).message;
       }
     }
     if (!keep) parsed.clear();
     const project = new Project(moduleFacts);
-    for (const { file, text, facts } of unwanted) {
+    for (const { file, text, facts, answers } of unwanted) {
       // Parsed again in the rare case: a name its text never spells, through a barrel.
       if (!bindsHiddenNamesIn(facts, text, project)) quiet.add(file);
-      else if (!pooled) hold(file, text, facts, parseSource(text, file));
+      else if (!pooled) hold(file, text, facts, parseSource(text, file), answers);
     }
     for (const script of trees.values()) script.project = project;
     return project;

@@ -128,14 +128,23 @@ async function withPoolClient<R>(db: SqlDatabase, run: (client: PgClientLike, po
 }
 
 /**
- * `run` on one connection that survives being lost: for a node-postgres pool a guarded client
- * checked out of it (see `withPoolClient`), handed to `run` as `client`, on which `run` makes its
- * statements (`onClient(db, client)`); other drivers get `db` as it is and no `client`
- * (postgres.js and PGlite reject the statement without an unhandled 'error' event). The caller
- * makes the session: a copy made here too cost a second one per batch (~10 µs, before the
- * statement was sent).
+ * `run` with a `db` whose statements all go over one connection (a transaction opened on it stays
+ * on it), that survives the connection being lost: for a node-postgres pool a guarded client (see
+ * `withPoolClient`); other drivers as they are (postgres.js and PGlite reject the statement
+ * without an unhandled 'error' event).
  */
-export function onOneConnection<R>(db: SqlDatabase, run: (db: SqlDatabase, client?: unknown) => Promise<R>): Promise<R> {
+export function onOneConnection<R>(db: SqlDatabase, run: (db: SqlDatabase) => Promise<R>): Promise<R> {
+  return driverOf(db) === 'pg-pool' ? withPoolClient(db, (client) => run(onClient(db, client))) : run(db);
+}
+
+/**
+ * As `onOneConnection`, but `run` gets the pool's checked-out client itself (`client`; undefined
+ * for other drivers, which get `db` as it is) and makes its statements' session on it: for the
+ * streaming path (stream.ts), where a database copy made here as well cost a second session per
+ * batch (~10 µs before the statement was sent). `db` is still the pool's: a statement sent through
+ * it would take another client (with all of them checked out this way, none is left: a deadlock).
+ */
+export function onOnePoolClient<R>(db: SqlDatabase, run: (db: SqlDatabase, client?: unknown) => Promise<R>): Promise<R> {
   return driverOf(db) === 'pg-pool' ? withPoolClient(db, (client) => run(db, client)) : run(db);
 }
 

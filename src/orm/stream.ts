@@ -13,7 +13,7 @@
  * the rows after the statement, through the same `onRow`: the results are the same either way.
  */
 import { entityKind } from './drizzle.js';
-import { onClient, onOneConnection, sessionOn } from './cancel.js';
+import { onClient, onOnePoolClient, sessionOn } from './cancel.js';
 import { arrayRows, arrayRowsOn } from './statements.js';
 import type { SqlDatabase } from './types.js';
 
@@ -105,7 +105,7 @@ const streamable = (query: PgQuery): boolean => typeof query._result?.parseRow =
 export function eachRow(db: SqlDatabase, text: string, params: unknown[], onRow: (values: Row) => void, onSent?: () => void): Promise<number> {
   // A pool's statement runs on a client checked out for it, as `pool.query` does, guarded
   // against the connection dropping while it is out (cancel.ts).
-  return onOneConnection(db, async (on, checkedOut) => {
+  return onOnePoolClient(db, async (on, checkedOut) => {
     let count = 0;
     let failed: { error: unknown } | undefined;
     // Runs in the socket's data handler: a throw there would be an uncaught exception. Kept for the end.

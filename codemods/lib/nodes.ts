@@ -46,17 +46,20 @@ export interface Slot<K extends object, T> {
 
 // One property holding a map of every slot, not a property per slot: the one store site shared by
 // all slots saw a different key each time, and that generic path cost ~1% of a codemod run.
-const SLOTS = Symbol('ergraph.slots');
-type Slotted = { [SLOTS]?: Map<symbol, unknown> };
+// A named property, not a symbol: a store under a computed key counts as keyed, and V8 turns an
+// object with as many properties as a SourceFile into a dictionary on a keyed add: 2.7 kB more
+// per held tree (2,000 generated files: 5.4 MB more for the scavenger to copy) and slower reads
+// of every field of the tree TypeScript and the steps make.
+type Slotted = { __ergraphSlots?: Map<symbol, unknown> };
 
 export function slot<K extends object, T>(name: string): Slot<K, T> {
   const key = Symbol(name);
   return {
-    get: (owner) => (owner as Slotted)[SLOTS]?.get(key) as T | undefined,
+    get: (owner) => (owner as Slotted).__ergraphSlots?.get(key) as T | undefined,
     set: (owner, value) => {
-      const slots = (owner as Slotted)[SLOTS];
+      const slots = (owner as Slotted).__ergraphSlots;
       if (slots) slots.set(key, value);
-      else (owner as Slotted)[SLOTS] = new Map([[key, value]]);
+      else (owner as Slotted).__ergraphSlots = new Map([[key, value]]);
     },
   };
 }
@@ -148,6 +151,27 @@ function visit(child: ts.Node): undefined {
   return undefined;
 }
 
+const NONE = Object.freeze([]) as unknown as never[];
+
+/**
+ * A list grown by `push` keeps its spare capacity (17 slots for one element) as long as the tree
+ * is held, and a run holds its trees from first parse to apply: exact copies, and one shared empty
+ * list, made the held state of 2,000 generated files 1.9 MB smaller (60.3 MB to 58.4 MB) for the
+ * scavenger to copy.
+ */
+const trimmed = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list.slice());
+
+function trimLists(built: NodeIndex): void {
+  built.news = trimmed(built.news);
+  built.calls = trimmed(built.calls);
+  built.tagged = trimmed(built.tagged);
+  built.classes = trimmed(built.classes);
+  built.properties = trimmed(built.properties);
+  built.accesses = trimmed(built.accesses);
+  built.members = trimmed(built.members);
+  built.strings = trimmed(built.strings);
+}
+
 /**
  * Sets every parent link of a tree parsed without them and indexes its nodes, in one walk.
  * Afterwards the tree is what `createSourceFile(..., setParentNodes: true)` returns.
@@ -168,7 +192,7 @@ export function linkAndIndex(sf: ts.SourceFile): NodeIndex {
     allIdentifiers: all,
     identifiers(name) {
       let found = byName.get(name);
-      if (!found) byName.set(name, (found = all.filter((id) => id.text === name)));
+      if (!found) byName.set(name, (found = built.allIdentifiers.filter((id) => id.text === name)));
       return found;
     },
   };
@@ -182,6 +206,8 @@ export function linkAndIndex(sf: ts.SourceFile): NodeIndex {
   } finally {
     [parent, index, ids, text] = [savedParent, savedIndex, savedIds, savedText];
   }
+  trimLists(built);
+  built.allIdentifiers = trimmed(all);
   cache.set(sf, built);
   return built;
 }

@@ -23,20 +23,30 @@ export function parseScript(source: string, file: string, project: Project = EMP
   return scriptOf(sf, project);
 }
 
+/**
+ * A class rather than an object literal with a getter: V8 builds such a literal as a dictionary,
+ * which every read of a held script's fields then goes through.
+ */
+class SharedScript implements Script {
+  readonly file: string;
+  readonly source: string;
+  #imports: ErgraphImports | undefined = undefined;
+  constructor(
+    readonly sf: ts.SourceFile,
+    public project: Project,
+  ) {
+    this.file = sf.fileName;
+    this.source = sf.text;
+  }
+  // Read with the project set on the script by then: the runner parses every file before it
+  // knows the module graph, then sets it.
+  get imports(): ErgraphImports {
+    return (this.#imports ??= readErgraphImports(this.sf, this.project));
+  }
+}
+
 export function scriptOf(sf: ts.SourceFile, project: Project = EMPTY_PROJECT): Script {
-  let imports: ErgraphImports | undefined;
-  const script: Script = {
-    file: sf.fileName,
-    source: sf.text,
-    sf,
-    project,
-    // Read with the project set on the script by then: the runner parses every file before it
-    // knows the module graph, then sets it (a closure over the parameter would keep the empty one).
-    get imports() {
-      return (imports ??= readErgraphImports(sf, script.project));
-    },
-  };
-  return script;
+  return new SharedScript(sf, project);
 }
 
 /**

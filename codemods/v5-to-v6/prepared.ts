@@ -38,7 +38,11 @@ export function parseDocument(text: string, file: string, position: (offset: num
 /** A rewrite whose result the v6 schema refuses is dropped: the document stays as it was, its problems reported. */
 export function keepIfInvalid(rewrite: DocumentRewrite, document: DocumentNode, text: string, schema: GraphQLSchema, template: boolean): void {
   if (rewrite.edits.length === 0) return;
-  const invalid = invalidAfterRewrite(document, text, rewrite, schema, template);
+  dropIfInvalid(rewrite, invalidAfterRewrite(document, text, rewrite, schema, template));
+}
+
+/** The document stays as it was when the v6 schema refuses its rewrite; why is reported. */
+function dropIfInvalid(rewrite: DocumentRewrite, invalid: DocumentRewrite['problems']): void {
   if (invalid.length > 0) Object.assign(rewrite, { edits: [], moves: [], problems: [...rewrite.problems, ...invalid] });
 }
 
@@ -106,10 +110,7 @@ function draftDocuments(sf: ts.SourceFile, file: string, options: TransformOptio
 function settle(entries: readonly PreparedDocument[]): void {
   const pending = entries.filter((e) => e.rewrite && e.rewrite.edits.length > 0 && e.choice && e.choice !== 'foreign');
   const invalid = invalidAfterRewrites(pending.map((e) => ({ before: e.document, text: e.doc.raw, rewrite: e.rewrite!, schema: (e.choice as SchemaChoice).schema, template: true })));
-  for (const [i, entry] of pending.entries()) {
-    const found = invalid[i]!;
-    if (found.length > 0) Object.assign(entry.rewrite!, { edits: [], moves: [], problems: [...entry.rewrite!.problems, ...found] });
-  }
+  for (const [i, entry] of pending.entries()) dropIfInvalid(entry.rewrite!, invalid[i]!);
 }
 
 function remember(sf: ts.SourceFile, options: TransformOptions, schemas: readonly GraphQLSchema[], list: PreparedDocument[]): void {

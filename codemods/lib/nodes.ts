@@ -46,10 +46,10 @@ export interface Slot<K extends object, T> {
 
 // One property holding a map of every slot, not a property per slot: the one store site shared by
 // all slots saw a different key each time, and that generic path cost ~1% of a codemod run.
-// A named property, not a symbol: a store under a computed key counts as keyed, and V8 turns an
-// object with as many properties as a SourceFile into a dictionary on a keyed add: 2.7 kB more
-// per held tree (2,000 generated files: 5.4 MB more for the scavenger to copy) and slower reads
-// of every field of the tree TypeScript and the steps make.
+// A named property, not a symbol: adding the symbol-keyed one turned every SourceFile into a
+// dictionary (V8 allows fewer fast properties on an add through a computed key): 2.7 kB more per
+// held tree (2,000 generated files: 5.4 MB more for the scavenger to copy) and a hash lookup for
+// every field TypeScript and the steps read from it (test/codemods/parse.test.ts, "held trees").
 type Slotted = { __ergraphSlots?: Map<symbol, unknown> };
 
 export function slot<K extends object, T>(name: string): Slot<K, T> {

@@ -1,4 +1,5 @@
 /** The shared parse the runner hands to every step, and the rule that decides on worker threads. */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,27 @@ describe('parseSource', () => {
     expect(() => parseSource(flow, 'Users.js')).toThrow(/^Users\.js:5:15: .* \(a Flow file: ergraph-migrate reads TypeScript and JavaScript; strip its Flow types first, or migrate it by hand\)$/);
     // Only a pragma among the leading comments counts.
     expect(() => parseSource(`const a = ;\n// @flow\n`, 'late.js')).toThrow(/^late\.js:1:11: Expression expected\.$/);
+  });
+});
+
+describe('held trees', () => {
+  // A run holds every wanted tree from its first parse to its apply: a tree or script V8 keeps as a
+  // dictionary is kilobytes more for the scavenger to copy, and every read of its fields a hash
+  // lookup (a symbol-keyed slot did that to every tree). Only V8's natives can tell, in a child.
+  it('stay objects with fast properties after the index, the slots and the script are on them', () => {
+    const dist = fileURLToPath(new URL('../../dist/codemods/lib/', import.meta.url));
+    const probe = `
+      const { parseSource } = await import(${JSON.stringify(join(dist, 'parse.js'))});
+      const { scriptOf, bindsHiddenNames } = await import(${JSON.stringify(join(dist, 'script.js'))});
+      const { nodesOf } = await import(${JSON.stringify(join(dist, 'nodes.js'))});
+      const sf = parseSource(${JSON.stringify(SOURCE)}, 'task.tsx');
+      nodesOf(sf).identifiers('Task');
+      const script = scriptOf(sf);
+      bindsHiddenNames(script);
+      console.log(JSON.stringify([%HasFastProperties(sf), %HasFastProperties(script), script.imports.named.length > 0]));`;
+    const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', probe], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([true, true, true]);
   });
 });
 

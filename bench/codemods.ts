@@ -44,7 +44,7 @@ import { buildSchema } from 'graphql';
 import { runMigration, upgradePath, type MigrationReport } from 'ergraph/migrate';
 import { collectFiles } from '../codemods/runner/files.js';
 import { PARSE_OPTIONS, SCRIPT_EXTENSIONS, scriptKindFor, ts } from '../codemods/lib/parse.js';
-import { alternate, median, runAlone, type BenchRow } from './report.js';
+import { alternate, mainThreadRatio, median, runAlone, type BenchRow } from './report.js';
 
 const FILES = Number((process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2]) || 2000);
 const STEPS = upgradePath('3', '6');
@@ -230,7 +230,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
     const root = join(dir, 'tree');
     generate(root, files);
     // Most of the budget for the ratio; worker rounds take seconds each, so two of each at most.
-    const { ms, rounds } = await alternate({ migrate: () => migrate(root, 0), parse: () => parseOnly(root) }, { budgetMs: budgetMs * 0.6, minRounds: 5, maxRounds: 30 });
+    const { ms, threadMs, rounds } = await alternate({ migrate: () => migrate(root, 0), parse: () => parseOnly(root) }, { budgetMs: budgetMs * 0.6, minRounds: 5, maxRounds: 30 });
     const workers = 2;
     const wall: Record<'threads' | 'one', number[]> = { threads: [], one: [] };
     for (let i = 0; i < 2; i++) {
@@ -258,7 +258,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
           baselineMs: largeRun.ms.parse!,
           target: 1.2,
           rounds: largeRun.rounds,
-          note: `${largeChanged} files to change, ${largeErrors} left with an error`,
+          note: [`${largeChanged} files to change, ${largeErrors} left with an error`, mainThreadRatio(largeRun.threadMs, 'migrate', 'parse')].filter(Boolean).join('; '),
         },
       ];
     }
@@ -275,6 +275,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         target: 3.0,
         rounds,
         others: { 'files/s ergraph': filesPerSecond(ms.migrate!), 'files/s parse-only': filesPerSecond(ms.parse!) },
+        note: mainThreadRatio(threadMs, 'migrate', 'parse'),
       },
       {
         bench: 'codemods',
@@ -294,7 +295,7 @@ export async function run({ budgetMs = 20_000, files = FILES }: { budgetMs?: num
         baselineMs: realRun.ms.parse!,
         target: 1.2,
         rounds: realRun.rounds,
-        note: `${changed} files to change, ${errors} left with an error (they do not parse, or hold GraphQL that does not)`,
+        note: [`${changed} files to change, ${errors} left with an error (they do not parse, or hold GraphQL that does not)`, mainThreadRatio(realRun.threadMs, 'migrate', 'parse')].filter(Boolean).join('; '),
       },
       ...largeRow,
       ...startRows,

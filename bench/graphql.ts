@@ -27,7 +27,7 @@ import {
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { z } from 'zod';
 import { Entity, ErDiagram, GraphQLHandler, model, QueryConfig, ref, Relationship } from 'ergraph';
-import { alternate, runAlone, type BenchRow, type BenchRun } from './report.js';
+import { alternate, mainThreadRatio, runAlone, type BenchRow, type BenchRun } from './report.js';
 
 // From the copy of ergraph the bench runs (the built package under `npm run bench`): a run made by
 // another copy would not be recognised as one.
@@ -233,9 +233,7 @@ export const run: BenchRun = async ({ budgetMs }) => {
     // Big cases get at least two rounds even past the budget.
     // The small cases (microseconds) make equal calls per side, as issue 31.1 measures them.
     const { ms, threadMs, rounds } = await alternate(all, { budgetMs: budgetMs / cases.length, minRounds: 2, sameCalls: roots <= SMALL });
-    // The main thread's CPU alone, beside the process's: the two differ by the concurrent
-    // collection of every side's garbage, which the process clock charges to whichever side ran.
-    const onThread = threadMs && `; main thread ${(threadMs.ergraph! / threadMs['graphql-jit + DataLoader']!).toFixed(2)}x`;
+    const onThread = mainThreadRatio(threadMs, 'ergraph', 'graphql-jit + DataLoader');
     rows.push({
       bench: 'graphql',
       case: `${roots.toLocaleString('en')} roots, depth ${depth}`,
@@ -246,7 +244,7 @@ export const run: BenchRun = async ({ budgetMs }) => {
       others: { 'graphql-js + DataLoader': ms['graphql-js + DataLoader']!, 'ergraph schema via jit': ms['ergraph schema via jit']! },
       target: roots <= SMALL ? 1.0 : 0.6,
       rounds,
-      note: (roots <= SMALL ? 'default handler (limits, budget, metrics, tracing on)' : 'limits off') + (onThread ?? ''),
+      note: [roots <= SMALL ? 'default handler (limits, budget, metrics, tracing on)' : 'limits off', onThread].filter(Boolean).join('; '),
     });
   }
   return rows;

@@ -152,6 +152,15 @@ const threadCpuMs = ((): (() => number) | undefined => {
   };
 })();
 
+/**
+ * The subject's ratio on the main thread's clock, for a row's note: the two clocks differ by the
+ * concurrent collection of every side's garbage, which the process clock charges to whichever side
+ * ran (docs/benchmarks.md "Both clocks"). Undefined where the platform has no thread clock.
+ */
+export function mainThreadRatio(threadMs: Record<string, number> | undefined, subject: string, baseline: string): string | undefined {
+  return threadMs && `main thread ${(threadMs[subject]! / threadMs[baseline]!).toFixed(2)}x`;
+}
+
 async function timeMs(clock: 'cpu' | 'wall', side: () => unknown, reps: number): Promise<number> {
   if (clock === 'wall') {
     const start = performance.now();

@@ -119,18 +119,23 @@ export async function alternate(
     rounds++;
   }
   const ms = Object.fromEntries(names.map((n) => [n, median(times[n]!)]));
-  const threadMs = thread && Object.fromEntries(names.map((n) => [n, median(threadTimes[n]!)]));
+  // Only rounds long enough for the thread clock's lag (below) not to matter.
+  const long = names.every((n) => median(times[n]!) * reps[n]! >= THREAD_CLOCK_MIN_ROUND_MS);
+  const threadMs = thread && long ? Object.fromEntries(names.map((n) => [n, median(threadTimes[n]!)])) : undefined;
   return { ms, threadMs, rounds };
 }
 
 /**
  * This thread's CPU time in ms, where the platform gives it (Node 23.9+'s
  * `process.threadCpuUsage`, else Linux's `/proc/thread-self/schedstat`, read through one open
- * descriptor: ~3 µs a read, against rounds of >= 5 ms). The process clock also counts V8's helper
- * threads, which collect every side's garbage concurrently and so charge it to whichever side's
- * round is running; this clock counts only the work done on the thread running the side (its own
- * scavenges and marking steps included), which is why the GraphQL rows print both.
+ * descriptor, ~3 µs a read). The process clock also counts V8's helper threads, which collect
+ * every side's garbage concurrently and so charge it to whichever side's round is running; this
+ * clock counts only the work done on the thread running the side (its own scavenges and marking
+ * steps included). The kernel does not bring a running thread's total up to date when it is read:
+ * on this project's machines, under load, rounds of one 4 ms GraphQL operation read 0.0 and 4.0 ms
+ * (a scheduler tick), so it is only reported for rounds of 100 ms and more (the codemod rows).
  */
+const THREAD_CLOCK_MIN_ROUND_MS = 100;
 const threadCpuMs = ((): (() => number) | undefined => {
   const own = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
   if (typeof own === 'function') {
@@ -155,7 +160,8 @@ const threadCpuMs = ((): (() => number) | undefined => {
 /**
  * The subject's ratio on the main thread's clock, for a row's note: the two clocks differ by the
  * concurrent collection of every side's garbage, which the process clock charges to whichever side
- * ran (docs/benchmarks.md "Both clocks"). Undefined where the platform has no thread clock.
+ * ran (docs/benchmarks.md "Both clocks"). Undefined where the platform has no thread clock or the
+ * rounds were too short for it.
  */
 export function mainThreadRatio(threadMs: Record<string, number> | undefined, subject: string, baseline: string): string | undefined {
   return threadMs && `main thread ${(threadMs[subject]! / threadMs[baseline]!).toFixed(2)}x`;

@@ -119,9 +119,7 @@ export async function alternate(
     rounds++;
   }
   const ms = Object.fromEntries(names.map((n) => [n, median(times[n]!)]));
-  // Only rounds long enough for the thread clock's lag (below) not to matter.
-  const long = names.every((n) => median(times[n]!) * reps[n]! >= THREAD_CLOCK_MIN_ROUND_MS);
-  const threadMs = thread && long ? Object.fromEntries(names.map((n) => [n, median(threadTimes[n]!)])) : undefined;
+  const threadMs = thread && Object.fromEntries(names.map((n) => [n, median(threadTimes[n]!)]));
   return { ms, threadMs, rounds };
 }
 
@@ -131,15 +129,16 @@ export async function alternate(
  * descriptor, ~3 µs a read). The process clock also counts V8's helper threads, which collect
  * every side's garbage concurrently and so charge it to whichever side's round is running; this
  * clock counts only the work done on the thread running the side (its own scavenges and marking
- * steps included). The kernel does not bring a running thread's total up to date when it is read:
- * on this project's machines, under load, rounds of one 4 ms GraphQL operation read 0.0 and 4.0 ms
- * (a scheduler tick), so it is only reported for rounds of 100 ms and more (the codemod rows).
+ * steps included). Reading schedstat does not bring the running thread's total up to date (it moves
+ * at scheduler ticks: 0.7 ms of work read 0.00 or 4.00 ms); asking the process's usage first
+ * (`getrusage` of the process) does, so every read is preceded by one; Linux's per-thread usage,
+ * behind `threadCpuUsage`, is read the same way.
  */
-const THREAD_CLOCK_MIN_ROUND_MS = 100;
 const threadCpuMs = ((): (() => number) | undefined => {
   const own = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
   if (typeof own === 'function') {
     return () => {
+      process.cpuUsage();
       const { user, system } = own.call(process);
       return (user + system) / 1000;
     };
@@ -152,6 +151,7 @@ const threadCpuMs = ((): (() => number) | undefined => {
   }
   const buffer = Buffer.alloc(64);
   return () => {
+    process.cpuUsage();
     const read = readSync(fd, buffer, 0, buffer.length, 0);
     return Number(buffer.toString('latin1', 0, read).split(' ', 1)[0]) / 1e6;
   };
@@ -160,8 +160,7 @@ const threadCpuMs = ((): (() => number) | undefined => {
 /**
  * The subject's ratio on the main thread's clock, for a row's note: the two clocks differ by the
  * concurrent collection of every side's garbage, which the process clock charges to whichever side
- * ran (docs/benchmarks.md "Both clocks"). Undefined where the platform has no thread clock or the
- * rounds were too short for it.
+ * ran (docs/benchmarks.md "Both clocks"). Undefined where the platform has no thread clock.
  */
 export function mainThreadRatio(threadMs: Record<string, number> | undefined, subject: string, baseline: string): string | undefined {
   return threadMs && `main thread ${(threadMs[subject]! / threadMs[baseline]!).toFixed(2)}x`;

@@ -99,7 +99,7 @@ export function subsetSource(cls: ts.ClassLikeDeclaration, imports: ErgraphImpor
   return first ? classRef(first, project)?.name : undefined;
 }
 
-export function classes(sf: ts.SourceFile): ts.ClassDeclaration[] {
+export function classes(sf: ts.SourceFile): readonly ts.ClassDeclaration[] {
   return nodesOf(sf).classes;
 }
 

@@ -28,6 +28,8 @@ export interface SkippedEntry {
 export interface Collected {
   files: string[];
   skipped: SkippedEntry[];
+  /** The files listed with more than one hard link, and how many they had when listed. */
+  linked: Map<string, number>;
 }
 
 export function toPosix(p: string): string {
@@ -92,6 +94,7 @@ export function collectFiles(paths: readonly string[], { cwd, ignore, extensions
     return isIgnored(r) || isIgnored(`${r}/`);
   };
   const found: string[] = [];
+  const linked = new Map<string, number>();
   const seen = new Set<string>();
   const skipped: SkippedEntry[] = [];
   const skippedSeen = new Set<string>();
@@ -144,7 +147,8 @@ export function collectFiles(paths: readonly string[], { cwd, ignore, extensions
     if (seen.has(key)) return;
     seen.add(key);
     found.push(abs);
+    if (stat.nlink > 1) linked.set(abs, stat.nlink);
   };
   for (const p of paths) visit(resolve(cwd, p), true);
-  return { files: found, skipped };
+  return { files: found, skipped, linked };
 }

@@ -33,6 +33,8 @@ export interface Listing {
   reports: Map<string, FileReport>;
   skipped: SkippedEntry[];
   ignored: ReadonlySet<string>;
+  /** Files with more than one hard link when listed (`Collected.linked`). */
+  linked: ReadonlyMap<string, number>;
 }
 
 export function listFiles(steps: readonly Transform[], opts: MigrationOptions, cwd: string, rel: (abs: string) => string): Listing {
@@ -61,5 +63,5 @@ export function listFiles(steps: readonly Transform[], opts: MigrationOptions, c
     texts.set(abs, text);
     reports.set(abs, { file: rel(abs), changed: false, transforms: [], manual: [], notes: [], pending: [], notForThisApi: [], before: text, after: text });
   }
-  return { texts, reports, skipped, ignored };
+  return { texts, reports, skipped, ignored, linked: collected.linked };
 }

@@ -48,7 +48,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   const missing = missingOptions(steps, options);
   if (missing.length > 0) throw new MissingOptionError(missing);
   const rel = (abs: string) => relative(cwd, abs).split('\\').join('/');
-  const { texts, reports, skipped, ignored } = listFiles(steps, opts, cwd, rel);
+  const { texts, reports, skipped, ignored, linked } = listFiles(steps, opts, cwd, rel);
   const files = [...texts.keys()];
   const only = opts.only;
   const workers = opts.workers ?? defaultWorkers(files.length);
@@ -92,7 +92,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     await pool?.close();
   }
   reportLeftovers(reports, texts, steps);
-  const written = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped);
+  const written = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
   return {
     transforms: steps.map((t) => t.name),

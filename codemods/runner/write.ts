@@ -50,8 +50,14 @@ export function writeResults(
   rel: (abs: string) => string,
   /** Files that would change but are held back (hard links) are added here. */
   skipped: SkippedEntry[] = [],
+  /** The listed files' hard links as the listing saw them (`Collected.linked`: those with more than one). */
+  listed?: ReadonlyMap<string, number>,
 ): FileReport[] {
   const only = opts.only;
+  // A dry run reports the links the listing saw (its lstat of each file): asking the file system
+  // again for each changed file was 1.5% of a dry run over 2,000 files. A write asks at the time
+  // it writes, so a link made since the listing is still seen.
+  const links = (abs: string) => (opts.dryRun && listed && texts.has(abs) ? (listed.get(abs) ?? 1) : linksOf(abs));
   // Companion files (a manifest's mapping): merged into what is on disk, written after their file.
   const written: FileReport[] = [];
   const companionTexts = (list: readonly CompanionFile[], report: FileReport) => {
@@ -94,8 +100,8 @@ export function writeResults(
       delete report.manifest;
     }
     // Hard links: written in place, the change would reach names the user never asked to migrate.
-    const links = new Map(report.changed ? [abs, ...beside.map((c) => c.abs)].map((f) => [f, linksOf(f)] as const) : []);
-    const linked = [...links].filter(([, n]) => n > 1);
+    const counts = new Map(report.changed ? [abs, ...beside.map((c) => c.abs)].map((f) => [f, links(f)] as const) : []);
+    const linked = [...counts].filter(([, n]) => n > 1);
     if (linked.length > 0 && !opts.followHardlinks) {
       for (const [f, n] of linked) skipped.push({ file: rel(f), reason: hardLinkReason(n) });
       Object.assign(report, { after: report.before, changed: false, transforms: [] });
@@ -104,9 +110,9 @@ export function writeResults(
     }
     for (const [f, n] of linked)
       report.notes.push(`${rel(f)}: had ${n} hard links: ${opts.dryRun ? 'would be written' : 'written'} as a new file (--follow-hardlinks); its other names keep the old text`);
-    if (report.changed && !opts.dryRun) write(abs, report.after, links.get(abs) ?? 1);
+    if (report.changed && !opts.dryRun) write(abs, report.after, counts.get(abs) ?? 1);
     for (const c of report.error ? [] : beside) {
-      if (!opts.dryRun) write(c.abs, c.after, links.get(c.abs) ?? 1);
+      if (!opts.dryRun) write(c.abs, c.after, counts.get(c.abs) ?? 1);
       written.push({
         file: rel(c.abs),
         changed: c.after !== c.before,

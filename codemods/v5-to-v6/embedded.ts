@@ -118,7 +118,9 @@ export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
  * for fields). JavaScript escapes outside GraphQL text (`\n` in a quoted string) become blanks.
  */
 export function parseableText(doc: EmbeddedDocument, asNames: boolean): string {
-  const chars = doc.raw.replace(/\\[nrt]/g, '  ').split('');
+  const text = doc.raw.replace(/\\[nrt]/g, '  ');
+  if (doc.holes.length === 0) return text;
+  const chars = text.split('');
   for (const [start, end] of doc.holes) {
     for (let i = start; i < end; i++) chars[i] = asNames ? '_' : chars[i] === '\n' ? '\n' : ' ';
   }

@@ -46,6 +46,24 @@ function dropIfInvalid(rewrite: DocumentRewrite, invalid: DocumentRewrite['probl
   if (invalid.length > 0) Object.assign(rewrite, { edits: [], moves: [], problems: [...rewrite.problems, ...invalid] });
 }
 
+/**
+ * A document's nodes keep their offsets (`loc.start`, `loc.end`: all the rewrite and the read-site
+ * pass read) but not graphql-js's tokens: each `loc` points into the document's linked token list,
+ * which a held document (from the run's prepare to each file's apply) would keep whole, copied by
+ * the collector with the tree it belongs to.
+ */
+function dropTokens(node: object): void {
+  const loc = (node as { loc?: { startToken: unknown; endToken: unknown } }).loc;
+  if (loc) loc.startToken = loc.endToken = null;
+  for (const key in node) {
+    if (key === 'loc') continue;
+    const value = (node as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') dropTokens(item as object);
+    } else if (value !== null && typeof value === 'object') dropTokens(value);
+  }
+}
+
 /** Offsets in the result equal offsets in `doc.raw`: blanks and names keep every length. */
 function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): DocumentNode {
   const position = (offset: number) => lineColumn(sf, doc.start + offset);
@@ -93,6 +111,7 @@ function draftDocuments(sf: ts.SourceFile, file: string, options: TransformOptio
   // Parse every document first, so a file with one broken document is left wholly untouched.
   const list: PreparedDocument[] = findEmbeddedDocuments(sf).map((doc) => {
     const document = parseEmbedded(doc, file, sf);
+    dropTokens(document);
     const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
     return { doc, document, inHole, choice: undefined };
   });

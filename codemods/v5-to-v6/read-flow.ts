@@ -4,7 +4,7 @@
  * value reaches (a call of the user's, a `return`, a JSX prop, a spread) is a place the pass
  * cannot follow: it gets a marker, never a guess.
  */
-import { nodesOf, slot } from '../lib/nodes.js';
+import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import { keyText, rewriteAccess, rewriteDataPattern } from './read-patterns.js';
 import { DATA, promiseOf, RESULT, type Reads, type Shape } from './read-types.js';
@@ -59,25 +59,8 @@ function isNonReference(id: ts.Identifier): boolean {
   return !!ts.findAncestor(p, (a) => ts.isTypeNode(a) || ts.isTypeAliasDeclaration(a) || ts.isInterfaceDeclaration(a));
 }
 
-/**
- * Every identifier of a file by its text, from the file's node index (`nodesOf`: the walk that
- * linked the tree listed them in tree order) rather than a walk of its own: a file of thousands
- * of documents asks once per document, and a walk per tree was ~3% of a codemod run.
- */
-const byName = slot<ts.SourceFile, Map<string, ts.Identifier[]>>('ergraph.v5-to-v6.identifiers');
-function identifiersNamed(sf: ts.SourceFile, text: string): readonly ts.Identifier[] {
-  let index = byName.get(sf);
-  if (!index) {
-    index = new Map<string, ts.Identifier[]>();
-    for (const id of nodesOf(sf).allIdentifiers) {
-      const list = index.get(id.text);
-      if (list) list.push(id);
-      else index.set(id.text, [id]);
-    }
-    byName.set(sf, index);
-  }
-  return index.get(text) ?? [];
-}
+/** The identifiers spelling `text`, in tree order, from the file's node index (`nodesOf`). */
+const identifiersNamed = (sf: ts.SourceFile, text: string): readonly ts.Identifier[] => nodesOf(sf).identifiers(text);
 
 /** Does the file spell the name `text` anywhere (a codegen type named after an operation)? One index per file, however many documents ask. */
 export const namedIn = (sf: ts.SourceFile, text: string): boolean => identifiersNamed(sf, text).length > 0;

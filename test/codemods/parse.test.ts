@@ -55,6 +55,20 @@ describe('parseSource', () => {
     expect(nodesOf(sf)).toBe(index);
   });
 
+  it('answers identifiers by name the same way once it maps every name at once (a file asked about many)', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `n${i}`);
+    const source = `${names.map((n, i) => `const ${n} = ${i};`).join('\n')}\nexport const all = [${names.join(', ')}, n3, n3];\n`;
+    const sf = parseSource(source, 'many.ts');
+    const filtered = (name: string) => nodesOf(sf).allIdentifiers.filter((id) => id.text === name);
+    // Past the first names asked one by one, the rest come from one map of the whole file.
+    for (const name of [...names, 'all', 'nowhere', 'n3']) {
+      const found = nodesOf(sf).identifiers(name);
+      expect(found, name).toEqual(filtered(name));
+      expect(found.every((id, i) => id === filtered(name)[i]), name).toBe(true);
+    }
+    expect(nodesOf(sf).identifiers('n3')).toHaveLength(4);
+  });
+
   it('still reports the first syntax error with its place', () => {
     expect(() => parseSource('const a = ;\n', 'bad.ts')).toThrow(/bad\.ts:1:11/);
   });

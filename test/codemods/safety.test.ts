@@ -86,6 +86,21 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(readFileSync(join(outside, 'r.md'), 'utf8')).toContain('diagram.ts: had 2 hard links: written as a new file (--follow-hardlinks)');
   });
 
+  it('a dry run reports a file with another hard link as the run would hold it back (the links the listing saw)', () => {
+    const outside = temp('ergraph-safety-outside-');
+    const dir = repo({}, 'v4-to-v5/configs');
+    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
+    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
+    const held = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--report', join(outside, 'r.json'));
+    expect(held.code).toBe(0);
+    expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place/);
+    expect(JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8')).summary).toMatchObject({ changed: 0, skipped: 1, errors: 0 });
+    const copied = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--follow-hardlinks', '--report', join(outside, 'r.md'));
+    expect(copied.code).toBe(0);
+    expect(readFileSync(join(outside, 'r.md'), 'utf8')).toContain('diagram.ts: had 2 hard links: would be written as a new file (--follow-hardlinks)');
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
+  });
+
   it('reports every path it skips: a linked directory, a link loop, a dangling link, a FIFO', () => {
     const outside = temp('ergraph-safety-outside-');
     writeFileSync(join(outside, 'far.ts'), "import { ErDiagram } from 'ergraph';\nexport const d = new ErDiagram({ configs: [] });\n");

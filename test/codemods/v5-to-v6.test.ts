@@ -7,6 +7,7 @@ import { applyFile, applyToFiles, assertParses } from '../../codemods/apply.js';
 import { ParseError, type TransformOptions } from '../../codemods/types.js';
 import { transform } from '../../codemods/v5-to-v6/index.js';
 import { findEmbeddedDocuments } from '../../codemods/v5-to-v6/embedded.js';
+import { prepareDocuments } from '../../codemods/v5-to-v6/prepared.js';
 import { parseSource } from '../../codemods/lib/parse.js';
 import { isSfc } from '../../codemods/lib/sfc.js';
 import { runMigration } from '../../codemods/runner/run.js';
@@ -267,6 +268,29 @@ describe('v5-to-v6 documents', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('v5-to-v6 documents held from prepare to apply', () => {
+  it('keep their offsets but not graphql-js\'s token lists (each loc would hold its document\'s whole list)', () => {
+    const source = "import { gql } from '@apollo/client';\nexport const Q = gql`query Q { userGetAll }`;\nconst M = gql`\n  query M($id: Int!) { userById(id: $id) }\n  ${Q}\n`;\n";
+    const sf = parseSource(source, 'held.ts');
+    const small = buildSchema('type UserQuery { getAll: [Int!]! byId(id: Int!): Int }\ntype Query { User: UserQuery! }');
+    const held = prepareDocuments(sf, 'held.ts', { schema: small }, [small]);
+    expect(held).toHaveLength(2);
+    const locs: { start: number; end: number; startToken?: unknown; endToken?: unknown }[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) key === 'loc' ? locs.push(value) : walk(value);
+    };
+    for (const { document } of held) walk(document);
+    expect(locs.length).toBeGreaterThan(10);
+    expect(locs.filter((l) => l.startToken || l.endToken)).toEqual([]);
+    // The offsets stay: the read-site pass and the reports read them.
+    const [first] = held;
+    expect(first!.doc.raw.slice(first!.document.definitions[0]!.loc!.start, first!.document.definitions[0]!.loc!.end)).toBe('query Q { userGetAll }');
+    expect(held.every((d) => d.rewrite && d.rewrite.edits.length > 0)).toBe(true);
   });
 });
 

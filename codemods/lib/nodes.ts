@@ -22,9 +22,9 @@ interface Building {
   strings: (ts.StringLiteral | ts.NoSubstitutionTemplateLiteral)[];
   /** Statements and class properties that end in `;` when the file writes them (the cases of `record`): how many do, how many do not. */
   semicolons: { ended: number; open: number };
-  /** The identifiers spelled `name` (found on first ask: a file is asked about a few names, not all). */
+  /** The identifiers spelled `name`, in tree order (a filter per name for a file's first few names, then one map of all: `FILTERED_NAMES`). */
   identifiers(name: string): readonly ts.Identifier[];
-  /** Every identifier, in tree order: for a reader that asks about many names (one map of them, not a filter per name). */
+  /** Every identifier, in tree order. */
   allIdentifiers: readonly ts.Identifier[];
 }
 

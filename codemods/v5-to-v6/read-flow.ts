@@ -59,11 +59,8 @@ function isNonReference(id: ts.Identifier): boolean {
   return !!ts.findAncestor(p, (a) => ts.isTypeNode(a) || ts.isTypeAliasDeclaration(a) || ts.isInterfaceDeclaration(a));
 }
 
-/** The identifiers spelling `text`, in tree order, from the file's node index (`nodesOf`). */
-const identifiersNamed = (sf: ts.SourceFile, text: string): readonly ts.Identifier[] => nodesOf(sf).identifiers(text);
-
 /** Does the file spell the name `text` anywhere (a codegen type named after an operation)? One index per file, however many documents ask. */
-export const namedIn = (sf: ts.SourceFile, text: string): boolean => identifiersNamed(sf, text).length > 0;
+export const namedIn = (sf: ts.SourceFile, text: string): boolean => nodesOf(sf).identifiers(text).length > 0;
 
 /** Every reference to the variable `name` declares, or undefined when another declaration of the name could shadow it. */
 export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
@@ -74,7 +71,7 @@ export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
   const [start, end] = [scope.getStart(sf), scope.getEnd()];
   const refs: ts.Identifier[] = [];
   const hidden: ts.Node[] = [];
-  for (const id of identifiersNamed(sf, name.text)) {
+  for (const id of nodesOf(sf).identifiers(name.text)) {
     if (id.getStart(sf) < start || id.getEnd() > end || id === name) continue;
     if (!isDeclarationName(id)) {
       if (ts.isShorthandPropertyAssignment(id.parent) || !isNonReference(id)) refs.push(id);

@@ -32,7 +32,7 @@ export default defineConfig({
       // each for its reason:
       //   test/graphql/executor-differential.test.ts  builds both executors itself, case by case
       //   test/security/key-spaces.test.ts  floods the caches in front of both executors (documents,
-      //                     operation names, APQ) with 20,000 values per key — minutes per run; the
+      //                     operation names, APQ) with 8,000-20,000 values per key — a minute per run; the
       //                     one executor's own key space, compiled plans, is the compiled executor's
       //   test/usecase      use-case routes call service methods (zod in, zod out): no GraphQL executor
       //   test/cli, test/examples/demo-process.test.ts  run the built bins in child processes; what

@@ -8,6 +8,7 @@ import { ergraphImportOf, readErgraphImports, type ErgraphImports } from './ergr
 import { slot } from './nodes.js';
 import { parseSource, ts } from './parse.js';
 import { EMPTY_PROJECT, type ModuleFacts, type Project } from './project.js';
+import { isErgraphModule } from './v6-exports.js';
 
 export interface Script {
   file: string;
@@ -69,8 +70,11 @@ export function bindsHiddenNames(script: Script): boolean {
  * imports as well, so it never misses a name that one finds.
  */
 export function bindsHiddenNamesIn(facts: ModuleFacts, text: string, project: Project): boolean {
+  // Through the barrels only where some module names ergraph (a direct import needs no barrel).
+  const throughBarrels = project.namesErgraph();
   for (const local in facts.imports) {
     const { module, name } = facts.imports[local]!;
+    if (!throughBarrels && !isErgraphModule(module)) continue;
     const found = ergraphImportOf(project, facts.file, module, name);
     if (found && !text.includes(found.imported)) return true;
   }

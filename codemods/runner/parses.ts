@@ -3,6 +3,7 @@
  * pass reads, and the parses a later segment of the chain reuses.
  */
 import { getHeapStatistics } from 'node:v8';
+import { linkAndIndex } from '../lib/nodes.js';
 import { parseSource, parseUnlinked, SCRIPT_EXTENSIONS, type ts } from '../lib/parse.js';
 import { Project, scanModule, type ModuleFacts } from '../lib/project.js';
 import { bindsHiddenNamesIn, scriptOf, type Script } from '../lib/script.js';
@@ -29,6 +30,12 @@ export function setHeldSourceBudget(bytes: number): number {
 
 const isScript = (file: string) => SCRIPT_EXTENSIONS.some((e) => file.endsWith(e));
 
+/** A kept unlinked tree made what `parseSource` returns. */
+function linkedNow(sf: ts.SourceFile): ts.SourceFile {
+  linkAndIndex(sf);
+  return sf;
+}
+
 export interface Parses {
   trees: Map<string, Script>;
   /** Scripts no step has work in, read without holding their trees: they come out as they went in. */
@@ -37,8 +44,11 @@ export interface Parses {
   unheld: Set<string>;
   /** The last text of each script that parsed: the final check skips a text found here. */
   verified: Map<string, string>;
-  /** Parses every script for a segment's steps; answers the module graph, set on the held scripts. */
-  parseAll(segment: readonly Transform[], keep: boolean): Project;
+  /**
+   * Parses every script for a segment's steps; answers the module graph, set on the held scripts.
+   * `later`: the steps of later segments that reuse these parses (none: nothing is kept).
+   */
+  parseAll(segment: readonly Transform[], later?: readonly Transform[]): Project;
   /** Drops the kept parses of files a segment changed (or failed): their old trees can go now. */
   forgetChanged(): void;
 }
@@ -58,12 +68,33 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
   // its own, and most files of a real project come out of the earlier steps as they went in (a
   // second parse of every file was a third of such a run over 1,261 files of real code). Each
   // segment gets fresh scripts over the kept trees: their imports are read with its project.
-  const parsed = new Map<string, { text: string; facts: ModuleFacts; sf?: ts.SourceFile }>();
+  // A file a later segment's steps may want keeps its tree: linked when this segment held it,
+  // else the unlinked tree its facts were read from, linked when that segment holds it (effect's
+  // Array.ts and 30 more files, 2 MB of viem + effect that only v5-to-v6's text test wants, were
+  // parsed a second time). `answers`: the later steps' text tests, asked once.
+  const parsed = new Map<string, { text: string; facts: ModuleFacts; sf?: ts.SourceFile; linked?: boolean; answers?: Map<ScriptStep, boolean> }>();
   // The last text of each script that parsed: a later segment's parse of an earlier one's output
   // is that output's check already, so the final check skips a text found here (with the schema
   // looked up, every file an earlier step changed and v5-to-v6 left alone was parsed twice more).
   const verified = new Map<string, string>();
-  const parseAll = (segment: readonly Transform[], keep: boolean): Project => {
+  const parseAll = (segment: readonly Transform[], later?: readonly Transform[]): Project => {
+    const keep = later !== undefined;
+    // A tree is kept for a later segment only if one of its steps may want the file: kept whole,
+    // the trees this segment held (effect's Schema.ts among them) stayed alive through the next
+    // segment's parse of every file. The facts are kept either way; a tree let go here is parsed
+    // again if a later step turns out to want it (a name hidden behind a barrel).
+    const laterWanted = (text: string) => {
+      const answers = new Map<ScriptStep, boolean>();
+      let any = false;
+      for (const t of later!) {
+        if (!t.script) return { any: true, answers };
+        if (answers.has(t.script)) continue;
+        const wants = t.script.wants(text);
+        answers.set(t.script, wants);
+        any ||= wants;
+      }
+      return { any, answers };
+    };
     trees.clear();
     quiet.clear();
     unheld.clear();
@@ -75,11 +106,13 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
     // module it then left alone: 2,000 generated files, 0.86x the CPU time without them.)
     // Each step's answer, asked in order up to the first step that wants the text: a held script
     // keeps them, so the shared pass (`stepWants`) does not read its text for them again.
-    const wanted = (text: string): { wanted: boolean; answers: Map<ScriptStep, boolean> } => {
+    const wanted = (text: string, known: Map<ScriptStep, boolean> | undefined): { wanted: boolean; answers: Map<ScriptStep, boolean> } => {
       const answers = new Map<ScriptStep, boolean>();
       for (const t of segment) {
         if (!t.script) return { wanted: true, answers };
-        const wants = t.script.wants(text);
+        // An earlier segment's answer for the same test of the same text (a step narrowed for
+        // this run, `forRun`, is another test and asks again).
+        const wants = known?.get(t.script) ?? t.script.wants(text);
         answers.set(t.script, wants);
         if (wants) return { wanted: true, answers };
       }
@@ -95,7 +128,10 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
         if (keep) parsed.set(file, { text, facts });
         return;
       }
-      if (keep) parsed.set(file, { text, facts, sf });
+      if (keep) {
+        const next = laterWanted(text);
+        parsed.set(file, next.any ? { text, facts, sf, linked: true, answers: next.answers } : { text, facts, answers: next.answers });
+      }
       const script = scriptOf(sf);
       rememberTextWants(script, answers);
       trees.set(file, script);
@@ -106,17 +142,24 @@ export function runParses(files: readonly string[], texts: ReadonlyMap<string, s
       try {
         const kept = parsed.get(file);
         const entry = kept?.text === text ? kept : undefined;
-        const asked = wanted(text);
+        const asked = wanted(text, entry?.answers);
         if (!asked.wanted) {
           // No parent links or index for a tree only its top-level statements are read from.
-          const facts = entry?.facts ?? scanModule(parseUnlinked(text, file));
+          const unlinked = entry?.facts ? undefined : parseUnlinked(text, file);
+          const facts = entry?.facts ?? scanModule(unlinked!);
           verified.set(file, text);
-          if (keep) parsed.set(file, { text, facts });
+          if (keep) {
+            const next = laterWanted(text);
+            // Within the source budget, shared with the trees this segment holds.
+            const tree = next.any && !pooled && held + text.length <= heldSourceBudget ? (entry?.sf ?? unlinked) : undefined;
+            if (tree) held += text.length;
+            parsed.set(file, tree ? { text, facts, sf: tree, linked: entry?.linked ?? false, answers: next.answers } : { text, facts, answers: next.answers });
+          }
           unwanted.push({ file, text, facts, answers: asked.answers });
           moduleFacts.push(facts);
           continue;
         }
-        const sf = entry?.sf ?? parseSource(text, file);
+        const sf = entry?.sf ? (entry.linked ? entry.sf : linkedNow(entry.sf)) : parseSource(text, file);
         verified.set(file, text);
         const facts = entry?.facts ?? scanModule(sf);
         moduleFacts.push(facts);

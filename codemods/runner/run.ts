@@ -75,7 +75,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       const keep = later.length > 0 && !later.some((t) => segments.slice(0, i + 1).flat().includes(t));
       // Text tests narrowed by what the segment's texts say as a whole (a worker sees one file).
       const narrowed = pool ? segment : segment.map((step) => forRun(step, texts.values()));
-      const project = parses.parseAll(narrowed, keep);
+      const project = parses.parseAll(narrowed, keep ? later : undefined);
       options = { ...options, project, ...(only ? { writing: only } : {}) };
       const mine = files.filter((f) => segment.some((t) => handles(t, f)) && !reports.get(f)!.error);
       let done = 0;

@@ -12,31 +12,40 @@ import type { Completion, FieldPlan, Plan, Selection } from './plan.js';
 import type { Run } from './run.js';
 import { infoSignal, type Variables } from './versions.js';
 
-/** A field whose value arrives later: it is completed by the next level. */
-export interface Slot {
-  field: FieldPlan;
-  /** Where the completed value goes: `out[key]` (the field's object, or a list for an item). */
-  out: Obj | unknown[];
-  /** The position of the object (or list) holding the value (undefined: the root). */
-  pos: Pos | undefined;
-  /** A list item's completion and index; a field's own completion and key when absent. */
-  completion?: Completion;
-  key?: number;
-  load?: LoadSource;
-  group?: LoadGroup;
-  at?: number;
-  value?: unknown;
-  error?: unknown;
-  failed?: boolean;
+/**
+ * A field's loads at one level: what they share (every load of a field at a level joins one
+ * group), kept once, not per load.
+ */
+export class Loading {
+  constructor(
+    readonly field: FieldPlan,
+    readonly load: LoadSource,
+    readonly group: LoadGroup,
+  ) {}
+}
+
+/** A field (or list item) waiting for a promise; `completion` and `key` are a list item's, or the field's own when absent. */
+export class Waiting {
+  value: unknown;
+  error: unknown;
+  failed = false;
+  constructor(
+    readonly field: FieldPlan,
+    readonly completion: Completion | undefined,
+    readonly key: number | undefined,
+  ) {}
 }
 
 /** All keys one loader gets at one level. */
 export interface LoadGroup {
   loader: DataLoader<unknown, unknown>;
   keys: unknown[];
-  /** Each key's cache id (see `groupKey`), in the order of `keys`. */
-  ids: unknown[];
-  /** Position by id, made once the group outgrows a scan of `ids` (see `positionOf`). */
+  /**
+   * Each key's cache id (see `groupKey`), in the order of `keys`; undefined while every key is
+   * a primitive, its own id (then `keys` is the list of ids).
+   */
+  ids: unknown[] | undefined;
+  /** Position by id, made once the group outgrows a scan of the ids (see `positionOf`). */
   index: Map<unknown, number> | undefined;
   values?: unknown[];
   /**
@@ -49,13 +58,39 @@ export interface LoadGroup {
   fieldsFrom?: Set<LoadSource>;
 }
 
+/** Entries per queued field in a chunk of `Level.queue`. */
+export const STRIDE = 4;
+
+/**
+ * Entries per chunk: an array grown by `push` stays below V8's large-object size (128 kB, 16,384
+ * pointers), so it is copied within the young generation, not promoted whole with everything
+ * it holds when a scavenge finds it alive (issue 31.1).
+ */
+const CHUNK = 8192;
+
 export class Level {
-  readonly slots: Slot[] = [];
+  /**
+   * The fields queued to be completed by the next level, in order, in chunks of flat entries,
+   * `STRIDE` each: its `Loading` or `Waiting`, the object (or list) the value goes into, that
+   * container's position (undefined: the root), and a load's position in its group. Flat, not
+   * an object per field: a 1,000-root operation queues thousands of loads, all alive until their
+   * level completes, and an object literal per load was the largest part of what a scavenge
+   * inside an operation found alive (issue 31.1).
+   */
+  readonly queue: unknown[][] = [];
+  private tail: unknown[] | undefined;
+  size = 0;
   /** Made with the level's first load (most levels of a small operation load nothing, or are its last). */
   groups: Map<DataLoader<unknown, unknown>, LoadGroup> | undefined;
   readonly waiting: Promise<void>[] = [];
   get empty(): boolean {
-    return this.slots.length === 0;
+    return this.size === 0;
+  }
+  enqueue(queued: Loading | Waiting, out: Obj | unknown[], pos: Pos | undefined, at: number): void {
+    let tail = this.tail;
+    if (!tail || tail.length >= CHUNK) this.queue.push((tail = this.tail = []));
+    tail.push(queued, out, pos, at);
+    this.size++;
   }
 }
 
@@ -65,9 +100,9 @@ interface FieldRun {
   argsError?: unknown;
   source?: LoadSource;
   sourceError?: unknown;
-  /** The load group the field last joined, and at which level. */
+  /** The field's loads at the level it last loaded at, and that level. */
   level?: Level;
-  group?: LoadGroup;
+  loading?: Loading;
 }
 
 /**
@@ -80,14 +115,13 @@ const SCAN = 16;
 function positionOf(group: LoadGroup, id: unknown): number | undefined {
   if (group.index) return group.index.get(id);
   // NaN is never `===` itself; the Map finds it (SameValueZero), as it did for every group.
-  if (id !== id) {
-    group.index = new Map(group.ids.map((k, i) => [k, i]));
-    return group.index.get(id);
-  }
-  const { ids } = group;
+  if (id !== id) return (group.index = indexOf(group)).get(id);
+  const ids = group.ids ?? group.keys;
   for (let i = 0; i < ids.length; i++) if (ids[i] === id) return i;
   return undefined;
 }
+
+const indexOf = (group: LoadGroup) => new Map((group.ids ?? group.keys).map((k, i) => [k, i]));
 
 const groupKey = (key: unknown) => (key !== null && typeof key === 'object' ? JSON.stringify(key) : key);
 
@@ -181,16 +215,16 @@ export abstract class FieldWalk extends Completer {
 
   protected wait(field: FieldPlan, out: Obj | unknown[], pos: Pos | undefined, promise: PromiseLike<unknown>, item?: { c: Completion; key: number }): undefined {
     // `out` came from the selection's template or builder: the key is there, null, until completed.
-    const slot: Slot = item ? { field, out, pos, completion: item.c, key: item.key } : { field, out, pos };
-    this.level.slots.push(slot);
+    const waiting = new Waiting(field, item?.c, item?.key);
+    this.level.enqueue(waiting, out, pos, 0);
     this.level.waiting.push(
       Promise.resolve(promise).then(
         (value) => {
-          slot.value = value;
+          waiting.value = value;
         },
         (error: unknown) => {
-          slot.failed = true;
-          slot.error = error;
+          waiting.failed = true;
+          waiting.error = error;
         },
       ),
     );
@@ -225,14 +259,14 @@ export abstract class FieldWalk extends Completer {
       return undefined;
     }
     const source = run.source;
-    // The field's group at this level, remembered on its run: found (and its fields unioned) once
-    // per field and level, not per parent.
-    let group = run.level === this.level ? run.group! : undefined;
-    if (!group) {
-      group = this.level.groups?.get(source.loader);
+    // The field's loads at this level, remembered on its run: its group found (and its fields
+    // unioned) once per field and level, not per parent.
+    let loading = run.level === this.level ? run.loading! : undefined;
+    if (!loading) {
+      let group = this.level.groups?.get(source.loader);
       if (!group) {
         const narrow = source.narrow;
-        (this.level.groups ??= new Map()).set(source.loader, (group = { loader: source.loader, keys: [], ids: [], index: undefined, fields: narrow ? new Set() : null, narrow }));
+        (this.level.groups ??= new Map()).set(source.loader, (group = { loader: source.loader, keys: [], ids: undefined, index: undefined, fields: narrow ? new Set() : null, narrow }));
       }
       if (group.fields) {
         if (!source.narrow) group.fields = null;
@@ -242,18 +276,21 @@ export abstract class FieldWalk extends Completer {
         }
       }
       run.level = this.level;
-      run.group = group;
+      run.loading = loading = new Loading(field, source, group);
     }
+    const { group } = loading;
     const id = groupKey(key);
     let at = positionOf(group, id);
     if (at === undefined) {
       at = group.keys.length;
+      // The first key that is not its own id: the ids so far are the keys.
+      if (id !== key && !group.ids) group.ids = group.keys.slice();
       group.keys.push(key);
-      group.ids.push(id);
+      group.ids?.push(id);
       if (group.index) group.index.set(id, at);
-      else if (at >= SCAN) group.index = new Map(group.ids.map((k, i) => [k, i]));
+      else if (at >= SCAN) group.index = indexOf(group);
     }
-    this.level.slots.push({ field, out, pos, load: source, group, at });
+    this.level.enqueue(loading, out, pos, at);
     return undefined;
   }
 

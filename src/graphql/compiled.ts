@@ -25,7 +25,7 @@
  */
 import type { GraphQLError } from 'graphql';
 import { BudgetExceeded } from './budget.js';
-import { FieldWalk, Level, type Slot } from './compiled-fields.js';
+import { FieldWalk, Level, Loading, STRIDE, type Waiting } from './compiled-fields.js';
 import { BUBBLE, Pos, reaches, type Obj } from './compiled-values.js';
 import type { Plan } from './plan.js';
 import { settleModels, type Run } from './run.js';
@@ -106,10 +106,12 @@ class Execution extends FieldWalk {
       this.spendValues();
       const level = this.level;
       this.level = new Level();
-      await this.context.trace.level(++this.levels, level.slots.length, () => this.settle(level));
-      for (const slot of level.slots) {
-        if (this.stopped) return;
-        this.complete(slot);
+      await this.context.trace.level(++this.levels, level.size, () => this.settle(level));
+      for (const chunk of level.queue) {
+        for (let i = 0; i < chunk.length; i += STRIDE) {
+          if (this.stopped) return;
+          this.complete(chunk[i] as Loading | Waiting, chunk[i + 1] as Obj | unknown[], chunk[i + 2] as Pos | undefined, chunk[i + 3] as number);
+        }
       }
     }
   }
@@ -150,19 +152,22 @@ class Execution extends FieldWalk {
     return settling && this.context.budget.race(Promise.all(settling)).then(() => undefined);
   }
 
-  /** Complete a queued field with what arrived for it. */
-  private complete(slot: Slot): void {
-    if (this.nulled && !reaches(slot.pos)) return;
-    let { value } = slot;
-    let failed = slot.failed === true;
-    let error = slot.error;
-    if (slot.group) {
-      value = slot.group.values![slot.at!];
+  /** Complete a queued field with what arrived for it: `out`'s value at `pos`, a load's value at `at` of its group. */
+  private complete(queued: Loading | Waiting, out: Obj | unknown[], pos: Pos | undefined, at: number): void {
+    if (this.nulled && !reaches(pos)) return;
+    const { field } = queued;
+    let value: unknown;
+    let failed = false;
+    let error: unknown;
+    let c = field.completion;
+    let key: string | number = field.key;
+    if (queued instanceof Loading) {
+      value = queued.group.values![at];
       if (value instanceof Error) {
         failed = true;
         error = value;
       } else {
-        const load = slot.load!;
+        const { load } = queued;
         if (value === null || value === undefined) value = load.missing;
         if (load.finish) {
           try {
@@ -173,10 +178,11 @@ class Execution extends FieldWalk {
           }
         }
       }
+    } else {
+      ({ value, failed, error } = queued);
+      if (queued.completion) c = queued.completion;
+      if (queued.key !== undefined) key = queued.key;
     }
-    const { field, out, pos } = slot;
-    const c = slot.completion ?? field.completion;
-    const key = slot.key ?? field.key;
     const result = failed ? this.fail(field, error, pos, key, c) : this.value(c, value, field, pos, out, key);
     if (result === BUBBLE) this.nullify(pos);
     else (out as Record<string | number, unknown>)[key] = result;

@@ -57,6 +57,10 @@ function recorder(name: string, seen: Map<string, Script>, edit?: { file: string
   );
 }
 
+/** A dry run of `transforms` over `root` (every file, no worker, no .gitignore), as the CLI would make it. */
+const dryRun = (root: string, transforms: Transform[], resolveSchema: Parameters<typeof runMigration>[0]['resolveSchema'] = async () => undefined, paths = ['.']) =>
+  runMigration({ transforms, paths, cwd: root, workers: 0, dryRun: true, gitignore: false, resolveSchema });
+
 it('a later segment reuses the trees of files the earlier one left alone, with its own module graph', async () => {
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src', 'kept.ts'), "import { a } from './changed';\nexport const k = a;\n");
@@ -64,20 +68,17 @@ it('a later segment reuses the trees of files the earlier one left alone, with i
   const first = new Map<string, Script>();
   const second = new Map<string, Script>();
   let asked = 0;
-  const report = await runMigration({
+  const report = await dryRun(
+    dir,
     // Named so: the runner splits before v5-to-v6 when it has no schema and may look one up.
-    transforms: [recorder('before-v6', first, { file: 'changed.ts', from: 'const a', to: 'const a: number' }), recorder('v5-to-v6', second)],
-    paths: ['src'],
-    cwd: dir,
-    workers: 0,
-    dryRun: true,
-    gitignore: false,
-    resolveSchema: async (texts) => {
+    [recorder('before-v6', first, { file: 'changed.ts', from: 'const a', to: 'const a: number' }), recorder('v5-to-v6', second)],
+    async (texts) => {
       asked++;
       expect(texts.get(join(dir, 'src', 'changed.ts'))).toBe('export const a: number = 1;\n');
       return undefined;
     },
-  });
+    ['src'],
+  );
   expect(asked).toBe(1);
   expect(report.summary).toMatchObject({ files: 2, changed: 1, errors: 0 });
   // Left alone by the first segment: the same tree, not a second parse.
@@ -98,18 +99,10 @@ it("a later segment's parse of a file is its output's check: only a file the las
   writeFileSync(join(root, 'late.ts'), 'export const b = 2;\n');
   writeFileSync(join(root, 'both.ts'), 'export const c = 3;\n');
   checked.length = 0;
-  const report = await runMigration({
-    transforms: [
-      recorder('before-v6', new Map(), { file: 'early.ts', from: 'const a', to: 'const a: number' }),
-      recorder('v5-to-v6', new Map(), { file: 'late.ts', from: 'const b', to: 'const b: number' }),
-    ],
-    paths: ['.'],
-    cwd: root,
-    workers: 0,
-    dryRun: true,
-    gitignore: false,
-    resolveSchema: async () => undefined,
-  });
+  const report = await dryRun(root, [
+    recorder('before-v6', new Map(), { file: 'early.ts', from: 'const a', to: 'const a: number' }),
+    recorder('v5-to-v6', new Map(), { file: 'late.ts', from: 'const b', to: 'const b: number' }),
+  ]);
   expect(report.summary).toMatchObject({ files: 3, changed: 2, errors: 0 });
   expect(report.files.find((f) => f.file === 'early.ts')!.after).toBe('export const a: number = 1;\n');
   // early.ts: its output was parsed by the v5-to-v6 segment, which left it as it was. late.ts: changed last.
@@ -124,18 +117,10 @@ it('a file only a later segment wants is parsed once: the tree its facts were re
   const first = new Map<string, Script>();
   const second = new Map<string, Script>();
   parses.length = 0;
-  const report = await runMigration({
-    transforms: [
-      recorder('before-v6', first, undefined, (text) => text.includes('FIRST')),
-      recorder('v5-to-v6', second, { file: 'late.ts', from: 'const b', to: 'const b: number' }, (text) => text.includes('SECOND')),
-    ],
-    paths: ['.'],
-    cwd: root,
-    workers: 0,
-    dryRun: true,
-    gitignore: false,
-    resolveSchema: async () => undefined,
-  });
+  const report = await dryRun(root, [
+    recorder('before-v6', first, undefined, (text) => text.includes('FIRST')),
+    recorder('v5-to-v6', second, { file: 'late.ts', from: 'const b', to: 'const b: number' }, (text) => text.includes('SECOND')),
+  ]);
   expect(report.summary).toMatchObject({ files: 2, changed: 1, errors: 0 });
   expect(report.files.find((f) => f.file === 'late.ts')!.after).toBe("import { a } from './early';\nexport const b: number = a; // SECOND\n");
   expect(first.has('later-only/late.ts')).toBe(false);
@@ -164,21 +149,17 @@ it('a tree only the earlier segment wanted is let go before the later segment st
   const gc = runInNewContext('gc') as () => void;
   let early: WeakRef<ts.SourceFile> | undefined;
   let alive: boolean | undefined;
-  const report = await runMigration({
-    transforms: [
+  const report = await dryRun(
+    root,
+    [
       scriptTransform(
         { name: 'before-v6', from: '5', to: '6', description: 'remembers early.ts weakly', extensions: ['.ts'] },
         { wants: (text) => text.includes('FIRST'), apply: (script) => void (early = new WeakRef(script.sf)) },
       ),
       recorder('v5-to-v6', new Map(), undefined, (text) => text.includes('SECOND')),
     ],
-    paths: ['.'],
-    cwd: root,
-    workers: 0,
-    dryRun: true,
-    gitignore: false,
     // Asked between the segments, in a new task: a WeakRef's target lives until the task that made it ends.
-    resolveSchema: () =>
+    () =>
       new Promise((done) =>
         setTimeout(() => {
           gc();
@@ -186,7 +167,7 @@ it('a tree only the earlier segment wanted is let go before the later segment st
           done(undefined);
         }, 0),
       ),
-  });
+  );
   expect(report.summary).toMatchObject({ files: 2, errors: 0 });
   expect(early).toBeDefined();
   expect(alive).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * A TypeScript program over a migration run, for the questions only types answer (which reads are
- * of a typed operation result, `v5-to-v6/read-checker.ts`). Built on demand, never for a run that
+ * of a typed operation result, `v5-to-v6/reads/checker.ts`). Built on demand, never for a run that
  * does not ask: parsing and binding a tree and its libs costs seconds on a large one.
  */
 import { dirname, isAbsolute, join, sep } from 'node:path';

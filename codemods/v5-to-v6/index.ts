@@ -21,12 +21,12 @@ import { MAGIC_COMMENT } from './embedded.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
-import { moveReadSites, moveStrayCacheFields, unseenReaders } from './read-sites.js';
-import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './read-cross.js';
-import { markUnseenCacheFields, type MovedField } from './read-cache.js';
+import { moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
+import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
 import { append } from '../lib/append.js';
-import type { CrossHooks } from './read-types.js';
-import { checkedRun, moveTypedReads, typedHooks } from './read-checker.js';
+import type { CrossHooks } from './reads/types.js';
+import { checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
 import { rememberText } from '../lib/program.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -155,11 +155,11 @@ const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualIt
 const scripts = scriptTransform<unknown>(
   { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
-    // `.modify(`: Apollo's cache.modify, often in a file of its own (read-sites.ts, moveStrayCacheFields).
+    // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields).
     wants: (source) =>
       /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source),
     prepare: prepareRun,
-    // The read-site pass run dry over the file's documents, for what it hands to other code (`read-cross.ts`).
+    // The read-site pass run dry over the file's documents, for what it hands to other code (`reads/cross.ts`).
     scan({ sf, file, project }, options) {
       if (!options || schemasOf(options).length === 0 || isSfc(file)) return [];
       const out: CrossFact[] = [];

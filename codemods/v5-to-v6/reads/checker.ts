@@ -5,7 +5,7 @@
  * codegen result type named after the operation) is followed by the TypeScript checker instead:
  * every property read of a moved key, and every destructuring, on an expression whose type is
  * that operation's data type is a read of its data, at any depth of calls and in any file of the
- * run. Those reads get the local pass's rewrites (`read-patterns.ts`).
+ * run. Those reads get the local pass's rewrites (`reads/patterns.ts`).
  *
  * Where a typed value goes out of the checker's sight (into a value typed `any`, `unknown` or
  * another type, a spread, a read off a union with other types, a computed key) the place gets a
@@ -16,14 +16,14 @@
  */
 import { isAbsolute } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import type { FileChanges } from '../lib/changes.js';
-import { ts } from '../lib/parse.js';
-import { programOf } from '../lib/program.js';
-import type { Project } from '../lib/project.js';
-import { outer } from './read-flow.js';
-import { keyText, rewriteAccess, rewriteDataPattern } from './read-patterns.js';
-import { readsOf } from './read-sites.js';
-import type { CrossHooks, Reads, TypedFact, TypedHow } from './read-types.js';
+import type { FileChanges } from '../../lib/changes.js';
+import { ts } from '../../lib/parse.js';
+import { programOf } from '../../lib/program.js';
+import type { Project } from '../../lib/project.js';
+import { outer } from './flow.js';
+import { keyText, rewriteAccess, rewriteDataPattern } from './patterns.js';
+import { readsOf } from './sites.js';
+import type { CrossHooks, Reads, TypedFact, TypedHow } from './types.js';
 
 type Move = TypedFact['moves'][number];
 interface Op {

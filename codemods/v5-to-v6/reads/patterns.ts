@@ -3,8 +3,8 @@
  * `?.` and `['userGetAll']`), and `const { userGetAll } = data` → `const { User: { userGetAll } } = data`.
  * Only the step under `data` changes: what lies below a moved key has the same shape in v6.
  */
-import { ts } from '../lib/parse.js';
-import type { Reads } from './read-types.js';
+import { ts } from '../../lib/parse.js';
+import type { Reads } from './types.js';
 
 /** A key written as a name or a plain string; `undefined` for computed keys. */
 export function keyText(name: ts.Node | undefined): string | undefined {

@@ -7,9 +7,9 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import { getNamedType } from 'graphql';
-import { ts } from '../lib/parse.js';
-import { keyText } from './read-patterns.js';
-import type { Reads } from './read-types.js';
+import { ts } from '../../lib/parse.js';
+import { keyText } from './patterns.js';
+import type { Reads } from './types.js';
 
 const isName = (text: string) => /^[A-Za-z_$][\w$]*$/.test(text);
 

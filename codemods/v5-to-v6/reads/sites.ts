@@ -8,16 +8,16 @@
  * it does not know) gets a marker naming the moved paths and counts as manual work.
  */
 import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
-import type { FileChanges } from '../lib/changes.js';
-import { ts } from '../lib/parse.js';
-import { isSfc } from '../lib/sfc.js';
-import type { MovedPath } from './document.js';
-import { bindParameter, flow, namedIn, outer, referencesOf } from './read-flow.js';
-import { keyText } from './read-patterns.js';
-import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './read-types.js';
-import { cacheFields } from './read-cache.js';
-import { knownOf } from './choose.js';
-import { errorPaths, groupTypeOf, writeData } from './read-writes.js';
+import type { FileChanges } from '../../lib/changes.js';
+import { ts } from '../../lib/parse.js';
+import { isSfc } from '../../lib/sfc.js';
+import type { MovedPath } from '../document.js';
+import { bindParameter, flow, namedIn, outer, referencesOf } from './flow.js';
+import { keyText } from './patterns.js';
+import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './types.js';
+import { cacheFields } from './cache.js';
+import { knownOf } from '../choose.js';
+import { errorPaths, groupTypeOf, writeData } from './writes.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
 const URQL = /^(urql|@urql\/)/;
@@ -204,7 +204,7 @@ const CODEGEN_SUFFIX = { query: 'Query', mutation: 'Mutation', subscription: 'Su
 /**
  * What types this document's result where the scan can see it: its own type argument, a call
  * (`graphql(…)` of the client preset or gql.tada types its result), a codegen result type named
- * after an operation and written in this file. The checker pass (`read-checker.ts`) runs only
+ * after an operation and written in this file. The checker pass (`reads/checker.ts`) runs only
  * when one is found, so a run of untyped code builds no TypeScript program.
  */
 function typedDocument(r: Reads, docNode: ts.Node, document: DocumentNode, generic: ts.TypeNode | undefined): void {

@@ -15,12 +15,12 @@
  * emulated for a field inside an object, so it stays marked, with the v6 code spelled out.
  */
 import { getNamedType, isObjectType } from 'graphql';
-import type { FileChanges } from '../lib/changes.js';
-import { ts } from '../lib/parse.js';
-import type { MovedPath } from './document.js';
-import { keyText } from './read-patterns.js';
-import type { Reads } from './read-types.js';
-import { quoteOf } from './read-writes.js';
+import type { FileChanges } from '../../lib/changes.js';
+import { ts } from '../../lib/parse.js';
+import type { MovedPath } from '../document.js';
+import { keyText } from './patterns.js';
+import type { Reads } from './types.js';
+import { quoteOf } from './writes.js';
 
 interface Modify {
   options: ts.ObjectLiteralExpression;

@@ -4,10 +4,10 @@
  * value reaches (a call of the user's, a `return`, a JSX prop, a spread) is a place the pass
  * cannot follow: it gets a marker, never a guess.
  */
-import { nodesOf } from '../lib/nodes.js';
-import { ts } from '../lib/parse.js';
-import { keyText, rewriteAccess, rewriteDataPattern } from './read-patterns.js';
-import { DATA, promiseOf, RESULT, type Reads, type Shape } from './read-types.js';
+import { nodesOf } from '../../lib/nodes.js';
+import { ts } from '../../lib/parse.js';
+import { keyText, rewriteAccess, rewriteDataPattern } from './patterns.js';
+import { DATA, promiseOf, RESULT, type Reads, type Shape } from './types.js';
 
 const WRAPPERS = (n: ts.Node) =>
   ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n);

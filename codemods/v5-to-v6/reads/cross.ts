@@ -20,15 +20,15 @@
  */
 import { dirname, relative } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import type { FileChanges } from '../lib/changes.js';
-import { ts } from '../lib/parse.js';
-import type { Project } from '../lib/project.js';
-import type { MovedPath } from './document.js';
-import { bindName, outer, referencesOf } from './read-flow.js';
-import { rewriteDataType } from './read-patterns.js';
-import type { MovedField } from './read-cache.js';
-import { describeMoves, moveImportedReads, readsOf } from './read-sites.js';
-import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './read-types.js';
+import type { FileChanges } from '../../lib/changes.js';
+import { ts } from '../../lib/parse.js';
+import type { Project } from '../../lib/project.js';
+import type { MovedPath } from '../document.js';
+import { bindName, outer, referencesOf } from './flow.js';
+import { rewriteDataType } from './patterns.js';
+import type { MovedField } from './cache.js';
+import { describeMoves, moveImportedReads, readsOf } from './sites.js';
+import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './types.js';
 
 /** A declaration as the module graph names it: the file and its top-level name. */
 export interface Origin {

@@ -3,8 +3,8 @@
  * the per-document context the flow and the rewrites share.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { FileChanges } from '../lib/changes.js';
-import type { ts } from '../lib/parse.js';
+import type { FileChanges } from '../../lib/changes.js';
+import type { ts } from '../../lib/parse.js';
 
 /** A value on its way from a client call to the code that reads `data`. */
 export type Shape =
@@ -48,21 +48,21 @@ export interface Reads {
   schema?: GraphQLSchema;
   /** Leave a marker: the place reads data the pass cannot follow. */
   todo(node: ts.Node, why: string): void;
-  /** The result handed to a function of the user's (`render(data)`): true when the run follows it there (`read-cross.ts`). */
+  /** The result handed to a function of the user's (`render(data)`): true when the run follows it there (`reads/cross.ts`). */
   passes?(r: Reads, call: ts.CallExpression, index: number, shape: Shape): boolean;
   /** The document is exported under its name `local`: true when the run follows it into its importers. */
   exports?(r: Reads, local: string): boolean;
   /**
    * The scan found a type for this operation's result: a type node written for it (`useQuery<T>`,
    * `TypedDocumentNode<T, V>`), a typed document (`graphql(…)` of the client preset or gql.tada),
-   * or a codegen result type named after the operation (`read-checker.ts` follows its reads).
+   * or a codegen result type named after the operation (`reads/checker.ts` follows its reads).
    */
   typed?(r: Reads, node: ts.Node, how: TypedHow): void;
   /** The value at `node` goes where the data flow loses it: true when the TypeScript checker follows it from there. */
   follows?(r: Reads, node: ts.Node): boolean;
 }
 
-/** A node of `file` at [at, end) that types the result of an operation with these moves (`read-checker.ts`). */
+/** A node of `file` at [at, end) that types the result of an operation with these moves (`reads/checker.ts`). */
 export interface TypedFact {
   kind: 'typed';
   file: string;

@@ -6,13 +6,13 @@ import { finish, quietOnClosedPipe } from './finish.js';
 
 quietOnClosedPipe();
 
-const built = new URL('../dist/src/cli/ergraph.js', import.meta.url);
+const built = new URL('../dist/cli/ergraph.js', import.meta.url);
 let cli;
 if (existsSync(built)) cli = await import(built.href);
 else {
   const { register } = await import('tsx/esm/api');
   register();
-  cli = await import(new URL('../src/cli/ergraph.ts', import.meta.url).href);
+  cli = await import(new URL('../cli/ergraph.ts', import.meta.url).href);
 }
 // Every command is done when main returns: serve, mcp and demo return once they are stopped.
 await finish(await cli.main(process.argv.slice(2)));

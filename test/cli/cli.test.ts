@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { demoEntry } from '../../src/cli/demo.js';
+import { demoEntry } from '../../cli/demo.js';
 import { root, run, spawnCli } from './helpers.js';
 
 describe('ergraph --help', () => {

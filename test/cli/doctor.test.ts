@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { featureChecks, graphqlCopiesCheck, nodeCheck, OPTIONAL_FEATURES, packageChecks, postgresCheck, PACKAGES } from '../../src/cli/doctor.js';
-import { satisfiesCaret } from '../../src/cli/packages.js';
+import { featureChecks, graphqlCopiesCheck, nodeCheck, OPTIONAL_FEATURES, packageChecks, postgresCheck, PACKAGES } from '../../cli/doctor.js';
+import { satisfiesCaret } from '../../cli/packages.js';
 import { root, run } from './helpers.js';
 
 const temps: string[] = [];

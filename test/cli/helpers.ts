@@ -2,7 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../src/cli/ergraph.js';
+import { main } from '../../cli/ergraph.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
-import { exportedPools, guardExportedPools } from '../../src/cli/pools.js';
+import { exportedPools, guardExportedPools } from '../../cli/pools.js';
 import { PG_URL } from '../orm/databases.js';
 import { pgServerUp, terminateBackends } from '../support/pg-server.js';
 

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildServeApp } from '../../src/cli/serve.js';
+import { buildServeApp } from '../../cli/serve.js';
 import { call, newClient } from '../mcp/client.js';
 import { apps as twoApps } from './fixtures/two-apps.js';
 import { run, spawnCli } from './helpers.js';

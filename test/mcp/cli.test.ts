@@ -6,8 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest';
 import { call, newClient } from './client.js';
 import { open, type RawConnection } from '../support/server-limits.js';
-import { main } from '../../src/cli/ergraph.js';
-import { loadApps } from '../../src/cli/load-apps.js';
+import { main } from '../../cli/ergraph.js';
+import { loadApps } from '../../cli/load-apps.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

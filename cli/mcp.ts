@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { loadApps } from './load-apps.js';
 import { stopSignal, type CliIO, type RunOptions } from './io.js';
-import type { ServedApp, ServerLimits } from '../http/serve.js';
+import type { ServedApp, ServerLimits } from '../src/http/serve.js';
 
 export interface McpArgs {
   app: string;
@@ -22,9 +22,9 @@ export interface McpArgs {
 
 async function mcpServer(args: McpArgs, io: CliIO) {
   const apps = await loadApps(args.app, io.cwd);
-  const mcp = await import('../mcp/index.js');
+  const mcp = await import('../src/mcp/index.js');
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
-  const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
+  const v5Compat = args.v5Compat ? (await import('../compat/mcp.js')).v5McpCompat() : undefined;
   const operations = args.operations === undefined ? undefined : resolve(io.cwd, args.operations);
   const server = mcp.createMcpServer({ apps, v5Compat, mutations: args.mutations, operations, operationsApp: args.operationsApp });
   return { apps, server, mcp };
@@ -33,7 +33,7 @@ async function mcpServer(args: McpArgs, io: CliIO) {
 /** `--http`: listens with the package's server limits (`limits` only for tests; the command runs with the defaults). */
 export async function startMcpHttp(args: McpArgs, io: CliIO, limits: ServerLimits = {}): Promise<ServedApp> {
   const { apps, server, mcp } = await mcpServer(args, io);
-  const { serveApp } = await import('../http/serve.js');
+  const { serveApp } = await import('../src/http/serve.js');
   const app = mcp.mcpApp(server, { path: args.path, allowedHosts: [...mcp.LOOPBACK_HOSTS, ...args.allowedHosts] });
   const listening = await serveApp(app, { ...limits, hostname: args.host, port: args.port });
   io.stderr.write(`ergraph mcp: ${apps.map((a) => a.name).join(', ')} at http://${args.host}:${listening.port}${args.path}\n`);

@@ -3,8 +3,8 @@
  * app's diagram. Use-case services are drawn too when the module exports them as `services`
  * (a `UseCaseAppConfig` or the service classes).
  */
-import type { ErDiagram } from '../er/diagram.js';
-import type { ErFormat } from '../picture/index.js';
+import type { ErDiagram } from '../src/er/diagram.js';
+import type { ErFormat } from '../src/picture/index.js';
 import { EXIT, type CliIO } from './io.js';
 import { CliError, loadAppModule, pickApp, servicesIn } from './load-apps.js';
 
@@ -22,7 +22,7 @@ export async function erCommand(args: ErArgs, io: CliIO): Promise<number> {
   // The picture is read with the copy of ergraph the app module imported: operations and subsets
   // are recorded per copy, and a checkout can hold two (this CLI built in dist/, the module's
   // 'ergraph' mapped to src/ by tsconfig paths). For an installed package both are the same.
-  const { erPicture, formatErPicture } = (await import('ergraph')) as typeof import('../picture/index.js');
+  const { erPicture, formatErPicture } = (await import('ergraph')) as typeof import('../src/picture/index.js');
   const picture = erPicture(diagram, { services: servicesIn(exports.services, args.app) });
   io.stdout.write(formatErPicture(picture, args.format));
   return EXIT.ok;

@@ -2,9 +2,9 @@
  * `ergraph schema print --app <module> [--name <app>] [--v5]` and
  * `ergraph schema diff <old> <new> [--usage <database>] [--days N] [--format text|json]`.
  */
-import { formatSchemaDiff, schemaDiff } from '../schema/diff.js';
-import { schemaSdl } from '../schema/index.js';
-import { requirePeers, usageStorePeers } from '../peers/peers.js';
+import { formatSchemaDiff, schemaDiff } from '../src/schema/diff.js';
+import { schemaSdl } from '../src/schema/index.js';
+import { requirePeers, usageStorePeers } from '../src/peers/peers.js';
 import { EXIT, UsageError, type CliIO } from './io.js';
 import { loadApps, pickApp } from './load-apps.js';
 
@@ -17,7 +17,7 @@ export interface SchemaPrintArgs {
 export async function schemaPrintCommand(args: SchemaPrintArgs, io: CliIO): Promise<number> {
   const app = pickApp(await loadApps(args.app, io.cwd), args.name, args.app);
   if (args.v5) {
-    const { v5SchemaSdl } = await import('../../compat/flat-schema.js');
+    const { v5SchemaSdl } = await import('../compat/flat-schema.js');
     io.stdout.write(v5SchemaSdl(app.handler));
   } else io.stdout.write(schemaSdl(app.handler));
   return EXIT.ok;
@@ -38,7 +38,7 @@ export async function schemaDiffCommand(args: SchemaDiffArgs, io: CliIO): Promis
   if (!Number.isInteger(args.days) || args.days < 1 || args.days > 3660) throw new UsageError(`--days must be a whole number from 1 to 3660, got ${args.days}`);
   if (args.usage) {
     requirePeers(`schema diff --usage ${args.usage.split(':')[0]}:…`, usageStorePeers(args.usage), io.env);
-    const [{ openUsageStore }, { unusedCoordinates }] = await Promise.all([import('../../compat/usage-open.js'), import('../../compat/usage-report.js')]);
+    const [{ openUsageStore }, { unusedCoordinates }] = await Promise.all([import('../compat/usage-open.js'), import('../compat/usage-report.js')]);
     const store = await openUsageStore(args.usage, { timeoutMs: args.timeout });
     try {
       unused = await unusedCoordinates(store, { days: args.days });

@@ -1,9 +1,9 @@
 /** Loading the MCP apps a user module declares, for `ergraph mcp --app <module>`. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { McpApp } from '../mcp/apps.js';
-import type { PictureServices } from '../picture/index.js';
-import { importUserModule, TypeScriptLoaderMissing } from '../cli-kit/user-module.js';
+import type { McpApp } from '../src/mcp/apps.js';
+import type { PictureServices } from '../src/picture/index.js';
+import { importUserModule, TypeScriptLoaderMissing } from '../src/cli-kit/user-module.js';
 
 export class CliError extends Error {
   override name = 'CliError';

@@ -14,7 +14,7 @@
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
 import yargs from 'yargs';
-import { isUsageError, reportUsageError } from '../cli-kit/usage.js';
+import { isUsageError, reportUsageError } from '../src/cli-kit/usage.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
 

@@ -3,8 +3,8 @@
  * index each order wants). A warning, not a failure: the pages are right either way, only slower
  * as the tables grow, and the index may come from migrations the Drizzle schema does not show.
  */
-import type { McpApp } from '../mcp/apps.js';
-import { pageIndexAdvice } from '../orm/indexes.js';
+import type { McpApp } from '../src/mcp/apps.js';
+import { pageIndexAdvice } from '../src/orm/indexes.js';
 
 /** A doctor checklist line (the shape of doctor.ts's `Check`; not imported, so the two modules form no circle). */
 interface Check {

@@ -4,12 +4,12 @@
  * at `/mcp`, in one Hono app on one port.
  */
 import { Hono, type Context } from 'hono';
-import type { GraphQLHandler } from '../graphql/handler.js';
-import { graphqlApp, serveApp, type ServedApp as ListeningApp, type ServerLimits } from '../http/index.js';
-import { erPathFor } from '../http/graphql-app.js';
-import type { PictureServices } from '../picture/index.js';
-import type { McpApp } from '../mcp/apps.js';
-import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../mcp/index.js';
+import type { GraphQLHandler } from '../src/graphql/handler.js';
+import { graphqlApp, serveApp, type ServedApp as ListeningApp, type ServerLimits } from '../src/http/index.js';
+import { erPathFor } from '../src/http/graphql-app.js';
+import type { PictureServices } from '../src/picture/index.js';
+import type { McpApp } from '../src/mcp/apps.js';
+import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../src/mcp/index.js';
 import { CliError, loadAppModule, servicesIn } from './load-apps.js';
 import { guardExportedPools } from './pools.js';
 import { stopSignal, type CliIO, type RunOptions } from './io.js';
@@ -94,7 +94,7 @@ export async function startServe(args: ServeArgs, io: CliIO, limits: ServerLimit
   guardExportedPools(exports, (line) => io.stderr.write(line));
   const services = servicesIn(exports.services, args.app);
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
-  const v5Compat = args.v5Compat ? (await import('../../compat/mcp.js')).v5McpCompat() : undefined;
+  const v5Compat = args.v5Compat ? (await import('../compat/mcp.js')).v5McpCompat() : undefined;
   const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts, services });
   const listening = await serveApp(app, { ...limits, hostname: args.host, port: args.port });
   const base = `http://${args.host}:${listening.port}`;

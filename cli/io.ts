@@ -1,9 +1,9 @@
 /** What every `ergraph` command shares: where it writes, its exit codes, and how it is stopped. */
-import { processIO, type CommandIO } from '../cli-kit/io.js';
-import type { ServedApp, ServerLimits } from '../http/serve.js';
+import { processIO, type CommandIO } from '../src/cli-kit/io.js';
+import type { ServedApp, ServerLimits } from '../src/http/serve.js';
 
-export { EXIT } from '../cli-kit/io.js';
-export { UsageError } from '../cli-kit/usage.js';
+export { EXIT } from '../src/cli-kit/io.js';
+export { UsageError } from '../src/cli-kit/usage.js';
 
 export interface CliIO extends CommandIO {
   /** Environment the command reads (DATABASE_URL, PORT); `process.env` by default. */

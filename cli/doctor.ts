@@ -5,12 +5,12 @@
  * line fails; warnings and notes do not change the exit code.
  */
 import { validateSchema } from 'graphql';
-import { listOperations } from '../mcp/catalog.js';
-import type { McpApp } from '../mcp/apps.js';
+import { listOperations } from '../src/mcp/catalog.js';
+import type { McpApp } from '../src/mcp/apps.js';
 import { EXIT, type CliIO } from './io.js';
 import { loadApps } from './load-apps.js';
 import { ergraphPackage, ergraphRoot, graphqlEntryFrom, installedFrom, satisfiesCaret } from './packages.js';
-import { installCommand, missingPeers } from '../peers/peers.js';
+import { installCommand, missingPeers } from '../src/peers/peers.js';
 
 export type Status = 'ok' | 'note' | 'warn' | 'fail';
 

@@ -3,7 +3,7 @@
  * and turns them into a `TransformResult`. Manual places get a marker comment line above them
  * unless the same marker is already there, which keeps a second run byte-identical.
  */
-import { applyEdits, type Edit } from './edits.js';
+import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
 import { lineColumn, ts } from './parse.js';
 import { styleEdits } from './style.js';
 import type { ManualItem, TransformResult } from './result.js';

@@ -4,7 +4,7 @@
  * the entry point v6 exports them from, and new ones added in the file's own style.
  */
 import { lineStartOf, type FileChanges } from './changes.js';
-import { coveredBy } from './edits.js';
+import { coveredBy } from '../../compat/v6-form/edits.js';
 import { referencesTo, type ErgraphImports, type NamedBinding } from './ergraph-imports.js';
 import { ts } from './parse.js';
 import { requiredModule } from './project.js';

@@ -5,7 +5,7 @@
  * of the file's own strings and statements are written in. Edits inside strings, templates
  * (GraphQL documents) and comments are text, not code, and are left as they are.
  */
-import type { Edit } from './edits.js';
+import type { Edit } from '../../compat/v6-form/edits.js';
 import { nodesOf } from './nodes.js';
 import { ts } from './parse.js';
 import { configuredStyle, type Quote } from './style-config.js';

@@ -9,7 +9,7 @@
 import { diffLines } from 'diff';
 import { evidenceIn } from '../evidence.js';
 import { lineStartOf, markerLine, markersAbove, TODO_PREFIX } from '../lib/changes.js';
-import { applyEdits, type Edit } from '../lib/edits.js';
+import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
 import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
 import { compareVersions, transforms } from '../registry.js';
 import type { Transform } from '../types.js';

@@ -1,7 +1,7 @@
 /** v3 → v4: the ER diagram API renames of the specification's section 9.1. */
 import { markOpaque, referencesTo, type ErgraphImports } from '../lib/ergraph-imports.js';
 import type { FileChanges } from '../lib/changes.js';
-import { coveredBy } from '../lib/edits.js';
+import { coveredBy } from '../../compat/v6-form/edits.js';
 import { slot } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
 import { SCRIPT_EXTENSIONS } from '../lib/parse.js';

@@ -1,7 +1,7 @@
 /** Renames that need no knowledge beyond the file: resolver options, markers, `LoaderDepend`, `@modelConfig()`. */
 import { findProp, newExpressionsOf, optionsArg, renameKeys, unsafeOptions, valueOf } from '../lib/ast.js';
 import type { FileChanges } from '../lib/changes.js';
-import { coveredBy } from '../lib/edits.js';
+import { coveredBy } from '../../compat/v6-form/edits.js';
 import { localFor, namespaceUses, referencesTo, type BindingNode, type ErgraphImports, type NamedBinding } from '../lib/ergraph-imports.js';
 import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';

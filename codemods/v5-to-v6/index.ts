@@ -6,7 +6,7 @@
  */
 import { Lexer, Source, TokenKind, getLocation, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../lib/changes.js';
-import { applyEdits, type Edit } from '../lib/edits.js';
+import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
 import { slot } from '../lib/nodes.js';
 import { lineColumn, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import { parseScript } from '../lib/script.js';
@@ -14,9 +14,9 @@ import { applyStep, projectOf, scriptTransform } from '../script-steps.js';
 import { meta } from './meta.js';
 import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { ParseError, type ManualItem, type Transform, type TransformOptions, type TransformResult } from '../types.js';
-import { chooseSchema, knownOf, selectsRootFields } from './choose.js';
+import { chooseSchema, knownOf, selectsRootFields } from '../../compat/v6-form/choose.js';
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
-import { describeMove, rewriteDocument, type DocumentRewrite, type MovedPath } from './document.js';
+import { describeMove, rewriteDocument, type DocumentRewrite, type MovedPath } from '../../compat/v6-form/document.js';
 import { MAGIC_COMMENT } from './embedded.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
@@ -36,7 +36,7 @@ import { keepIfInvalid, parseDocument, prepareDocuments, prepareRun, rewriteOpti
 export { schemasOf } from './prepared.js';
 
 export { loadSchema, SchemaLoadError } from './schema.js';
-export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from './document.js';
+export { rewriteDocument, describeMove, type MovedPath, type DocumentRewrite } from '../../compat/v6-form/document.js';
 export { manifestFormat, mappingFileOf, type PersistedMapping, type PersistedMappingEntry } from './manifest.js';
 
 export const GRAPHQL_EXTENSIONS = ['.graphql', '.gql'] as const;

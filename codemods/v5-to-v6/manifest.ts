@@ -18,12 +18,12 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { GraphQLError, Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { applyEdits, type Edit } from '../lib/edits.js';
+import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
 import { lineColumn, ts } from '../lib/parse.js';
 import { ParseError, type CompanionFile, type ManifestFormat, type ManifestSummary, type ManualItem, type TransformResult } from '../types.js';
 import { sha256Hex, type PersistedMappingEntry } from '../../compat/persisted.js';
-import { chooseSchema, selectsRootFields } from './choose.js';
-import { describeMove, rewriteDocument } from './document.js';
+import { chooseSchema, selectsRootFields } from '../../compat/v6-form/choose.js';
+import { describeMove, rewriteDocument } from '../../compat/v6-form/document.js';
 
 export type { ManifestFormat, ManifestSummary, CompanionFile };
 

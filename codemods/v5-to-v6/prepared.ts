@@ -9,8 +9,8 @@ import { lineColumn, type ts } from '../lib/parse.js';
 import type { Script } from '../lib/script.js';
 import { isSfc } from '../lib/sfc.js';
 import { ParseError, type TransformOptions } from '../types.js';
-import { chooseSchema, type SchemaChoice } from './choose.js';
-import { rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from './document.js';
+import { chooseSchema, type SchemaChoice } from '../../compat/v6-form/choose.js';
+import { rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from '../../compat/v6-form/document.js';
 import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from './embedded.js';
 import { invalidAfterRewrite, invalidAfterRewrites } from './validate.js';
 

@@ -21,8 +21,8 @@ import {
   type GraphQLSchema,
   type Source,
 } from 'graphql';
-import { applyEdits, type Edit } from '../lib/edits.js';
-import type { DocumentRewrite } from './document.js';
+import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
+import type { DocumentRewrite } from '../../compat/v6-form/document.js';
 import { parseableText } from './embedded.js';
 
 /**

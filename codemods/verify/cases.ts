@@ -4,9 +4,9 @@
  * operations, each with the response paths that moved (`data.userGetAll → data.User.userGetAll`).
  */
 import { Kind, parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { applyEdits } from '../lib/edits.js';
-import { chooseSchema } from '../v5-to-v6/choose.js';
-import { rewriteDocument, type MovedPath } from '../v5-to-v6/document.js';
+import { applyEdits } from '../../compat/v6-form/edits.js';
+import { chooseSchema } from '../../compat/v6-form/choose.js';
+import { rewriteDocument, type MovedPath } from '../../compat/v6-form/document.js';
 import type { FoundDocument } from './find.js';
 
 export type OperationKind = 'query' | 'mutation' | 'subscription';

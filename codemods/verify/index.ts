@@ -17,7 +17,7 @@ import { UsageError } from '../../src/cli-kit/usage.js';
 import { EXIT } from '../exit.js';
 import { pairWithBase } from './base.js';
 import { casesOf, isCase, type NotRun, type VerifyCase } from './cases.js';
-import { compareAnswers, valueAt } from './compare.js';
+import { compareAnswers, valueAt } from '../../compat/v6-form/answers.js';
 import { findDocuments } from './find.js';
 import { checkMutationTarget } from './guard.js';
 import { summarize, summaryLine, toJson, toMarkdown, verdictLine, type DocumentVerdict, type Verdict } from './report.js';

@@ -10,7 +10,7 @@ import { createCompatHandler, type CompatHandler, type V6Handler } from '../../c
 import type { PersistedMapping } from '../../compat/persisted.js';
 import { appGraphs } from '../v5-to-v6/sources.js';
 import { loadSchema } from '../v5-to-v6/schema.js';
-import type { Answer } from './compare.js';
+import type { Answer } from '../../compat/v6-form/answers.js';
 
 export interface Request {
   query: string;

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
-import { asV5Data, compareAnswers } from '../../codemods/verify/compare.js';
+import { asV5Data, compareAnswers } from '../../compat/v6-form/answers.js';
 import { summarize, toMarkdown } from '../../codemods/verify/report.js';
 import { graphqlApp, serveApp, type ServedApp } from '../../src/http/index.js';
 import { serveV5AndV6 } from '../support/v5-and-v6-server.js';

@@ -17,7 +17,7 @@
 import { getNamedType, isObjectType } from 'graphql';
 import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
-import type { MovedPath } from '../document.js';
+import type { MovedPath } from '../../../compat/v6-form/document.js';
 import { keyText } from './patterns.js';
 import type { Reads } from './types.js';
 import { quoteOf } from './writes.js';

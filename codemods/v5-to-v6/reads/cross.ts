@@ -23,7 +23,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
 import type { Project } from '../../lib/project.js';
-import type { MovedPath } from '../document.js';
+import type { MovedPath } from '../../../compat/v6-form/document.js';
 import { bindName, outer, referencesOf } from './flow.js';
 import { rewriteDataType } from './patterns.js';
 import type { MovedField } from './cache.js';

@@ -11,12 +11,12 @@ import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } fr
 import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
 import { isSfc } from '../../lib/sfc.js';
-import type { MovedPath } from '../document.js';
+import type { MovedPath } from '../../../compat/v6-form/document.js';
 import { bindParameter, flow, namedIn, outer, referencesOf } from './flow.js';
 import { keyText } from './patterns.js';
 import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './types.js';
 import { cacheFields } from './cache.js';
-import { knownOf } from '../choose.js';
+import { knownOf } from '../../../compat/v6-form/choose.js';
 import { errorPaths, groupTypeOf, writeData } from './writes.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;

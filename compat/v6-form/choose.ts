@@ -5,7 +5,7 @@
  * names or v6 groups), and a document none of whose root fields belong to any is not for this API.
  */
 import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
-import { buildFlatIndex, groupsOf, rootType, type FlatIndex, type OperationKind } from '../../compat/flat-index.js';
+import { buildFlatIndex, groupsOf, rootType, type FlatIndex, type OperationKind } from '../flat-index.js';
 
 export interface SchemaChoice {
   schema: GraphQLSchema;

@@ -4,7 +4,7 @@
  * and `errors` are compared. Error ids (`extensions.errorId`, a fresh one per masked error) and
  * locations (they point into two different texts; compat maps its own back already) are left out.
  */
-import type { MovedPath } from '../v5-to-v6/document.js';
+import type { MovedPath } from './document.js';
 
 export interface Answer {
   data?: unknown;

@@ -17,9 +17,9 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import type { FlatIndex, FlatTarget, OperationKind } from '../../compat/flat-index.js';
+import type { FlatIndex, FlatTarget, OperationKind } from '../flat-index.js';
 import { knownOf } from './choose.js';
-import type { Edit } from '../lib/edits.js';
+import type { Edit } from './edits.js';
 
 export interface MovedPath {
   /** Operation name (`null` for an anonymous one) or fragment the field sits in. */

@@ -16,6 +16,7 @@ export class MissingPeerError extends Error {
 
 interface Manifest {
   name?: string;
+  version?: string;
   peerDependencies?: Record<string, string>;
 }
 
@@ -28,6 +29,11 @@ function ergraphManifest(): { dir: string; manifest: Manifest } {
     }
     if (dir === parse(dir).root) throw new Error(`cannot find the ergraph package.json above ${fileURLToPath(import.meta.url)}`);
   }
+}
+
+/** ergraph's own version as its package.json says, read when asked (what the MCP server announces). */
+export function ergraphVersion(): string {
+  return ergraphManifest().manifest.version!;
 }
 
 /**

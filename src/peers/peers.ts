@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageManager } from './package-manager.js';
 
 /** Packages that are not installed: a command exits 1 with the one-line message; an import path throws it. */
 export class MissingPeerError extends Error {
@@ -57,23 +58,14 @@ function versionSpec(range: string | undefined): string {
   return `@${range}`;
 }
 
-/** The package manager that runs this process (npm_config_user_agent is set by npm, pnpm and yarn). */
-function installVerb(env: Record<string, string | undefined>): string {
-  const agent = env.npm_config_user_agent ?? '';
-  if (agent.startsWith('pnpm/')) return 'pnpm add';
-  if (agent.startsWith('yarn/')) return 'yarn add';
-  if (agent.startsWith('bun/')) return 'bun add';
-  return 'npm install';
-}
-
-/** `npm install pg@8 drizzle-orm@0.45`, with the majors ergraph's peer ranges want. */
-export function installCommand(names: readonly string[], env: Record<string, string | undefined> = process.env): string {
+/** `npm install pg@8 drizzle-orm@0.45`, with the majors ergraph's peer ranges want, in the project's package manager. */
+export function installCommand(names: readonly string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
   const peers = ergraphManifest().manifest.peerDependencies ?? {};
   const specs = names.map((name) => {
     const spec = `${name}${versionSpec(peers[name])}`;
     return /[\s|<>]/.test(spec) ? `"${spec}"` : spec;
   });
-  return `${installVerb(env)} ${specs.join(' ')}`;
+  return `${packageManager(env, cwd).add} ${specs.join(' ')}`;
 }
 
 const list = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);

@@ -9,7 +9,7 @@
  *   ergraph schema print --app <module> [--v5]    SDL of the v6 schema (or the v5 flat one)
  *   ergraph schema diff <old> <new> [--usage db]  breaking/dangerous/safe changes (exit 1 on breaking)
  *   ergraph compat report --database <url>        the v5 retirement verdict from the usage store
- *   ergraph er --app <module> [--format mermaid|dot|json]  the ER picture of an app
+ *   ergraph er --app <module> [--format mermaid|dot|json|svg]  the ER picture of an app
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
@@ -156,7 +156,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
         y
           .option('app', appOption)
           .option('name', { type: 'string', describe: 'which app, when the module exports several' })
-          .option('format', { choices: ['mermaid', 'dot', 'json'] as const, default: 'mermaid' as const, describe: 'Mermaid erDiagram, Graphviz DOT, or the JSON model' }),
+          .option('format', { choices: ['mermaid', 'dot', 'json', 'svg'] as const, default: 'mermaid' as const, describe: 'Mermaid erDiagram, Graphviz DOT, the JSON model, or the SVG drawing of the /er page' }),
       async (a) => {
         const { erCommand } = await import('./er.js');
         code = await erCommand({ app: a.app, name: a.name, format: a.format }, io);

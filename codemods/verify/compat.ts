@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { installedVersion, installVerb } from '../../src/peers/installed.js';
+import { installedVersion } from '../../src/peers/installed.js';
+import { packageManager } from '../../src/peers/package-manager.js';
 import { packageVersion } from '../../src/cli-kit/version.js';
 import type { PersistedMapping } from '../../compat/persisted.js';
 import type { Answer } from '../../compat/v6-form/answers.js';
@@ -50,7 +51,7 @@ function notInstalled(appFile: string, env: Record<string, string | undefined>, 
   const found = version === undefined ? 'no ergraph is installed there' : `ergraph ${version} is installed there`;
   return new Error(
     `verify --app runs your v5 documents through ergraph ${targetMajor()}'s compat layer, loaded from your project: ${found}` +
-      `${why ? ` (${why})` : ''}; install it there: ${installVerb(env)} ergraph@${targetMajor()}`,
+      `${why ? ` (${why})` : ''}; install it there: ${packageManager(env, dirname(appFile)).add} ergraph@${targetMajor()}`,
   );
 }
 

@@ -22,12 +22,3 @@ export function installedVersion(name: string, fromDir: string): string | undefi
     if (dir === parse(dir).root) return undefined;
   }
 }
-
-/** The package manager that runs this process (npm_config_user_agent is set by npm, pnpm and yarn). */
-export function installVerb(env: Record<string, string | undefined>): string {
-  const agent = env.npm_config_user_agent ?? '';
-  if (agent.startsWith('pnpm/')) return 'pnpm add';
-  if (agent.startsWith('yarn/')) return 'yarn add';
-  if (agent.startsWith('bun/')) return 'bun add';
-  return 'npm install';
-}

@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installedVersion, installVerb } from './installed.js';
+import { installedVersion } from './installed.js';
+import { packageManager } from './package-manager.js';
 
 /** Packages that are not installed: a command exits 1 with the one-line message; an import path throws it. */
 export class MissingPeerError extends Error {
@@ -17,6 +18,7 @@ export class MissingPeerError extends Error {
 
 interface Manifest {
   name?: string;
+  version?: string;
   peerDependencies?: Record<string, string>;
 }
 
@@ -29,6 +31,11 @@ function ergraphManifest(): { dir: string; manifest: Manifest } {
     }
     if (dir === parse(dir).root) throw new Error(`cannot find the ergraph package.json above ${fileURLToPath(import.meta.url)}`);
   }
+}
+
+/** ergraph's own version as its package.json says, read when asked (what the MCP server announces). */
+export function ergraphVersion(): string {
+  return ergraphManifest().manifest.version!;
 }
 
 /** Whether code in ergraph can import `name` (installed.ts says how that is found). */
@@ -44,14 +51,14 @@ function versionSpec(range: string | undefined): string {
   return `@${range}`;
 }
 
-/** `npm install pg@8 drizzle-orm@0.45`, with the majors ergraph's peer ranges want. */
-export function installCommand(names: readonly string[], env: Record<string, string | undefined> = process.env): string {
+/** `npm install pg@8 drizzle-orm@0.45`, with the majors ergraph's peer ranges want, in the project's package manager. */
+export function installCommand(names: readonly string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
   const peers = ergraphManifest().manifest.peerDependencies ?? {};
   const specs = names.map((name) => {
     const spec = `${name}${versionSpec(peers[name])}`;
     return /[\s|<>]/.test(spec) ? `"${spec}"` : spec;
   });
-  return `${installVerb(env)} ${specs.join(' ')}`;
+  return `${packageManager(env, cwd).add} ${specs.join(' ')}`;
 }
 
 const list = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);

@@ -50,6 +50,11 @@ export const NO_SCHEMA_NEXT_STEP =
   'no v6 schema was found, so this v5 document was left as is: rerun v5-to-v6 with --schema <sdl|introspection.json|url>, ' +
   'a GraphQL Config whose `schema` points at the v6 schema, or --app <module exporting your diagram or GraphQLHandler>';
 
+/** The same, for a file migrated alone (jscodeshift): the schema search is the whole run's. */
+export const NO_SCHEMA_ALONE =
+  'v5 document left as is: rewriting it needs the v6 schema, which `npx ergraph-migrate v5-to-v6 <paths>` finds itself ' +
+  '(GraphQL Config, --app, the ER graph in the paths); or give jscodeshift --schema=<sdl|introspection.json|url>';
+
 /** A file of nothing but blanks and comments: no document, so nothing this step could be wrong about. */
 function holdsNothing(source: string): boolean {
   try {
@@ -68,8 +73,9 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   const schemas = schemasOf(options);
   const firstField = () => document.definitions[0]?.loc?.start ?? 0;
   if (schemas.length === 0) {
-    const pending = selectsRootFields(document) ? [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] : [];
-    return { output: source, manual: [], notes: [], pending };
+    if (!selectsRootFields(document)) return { output: source, manual: [], notes: [] };
+    if (options.alone) return marked(source, gqlSource, [{ offset: firstField(), reason: NO_SCHEMA_ALONE }], [], []);
+    return { output: source, manual: [], notes: [], pending: [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] };
   }
   const choice = chooseSchema(document, schemas);
   if (choice === 'foreign')
@@ -77,10 +83,16 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   if (!choice) return { output: source, manual: [], notes: [] };
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options));
   keepIfInvalid(rewrite, document, source, choice.schema, false);
-  const edits: Edit[] = [...rewrite.edits];
+  const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
+  return marked(source, gqlSource, [...rewrite.problems, ...unseenReaders(document, rewrite.moves)], rewrite.edits, notes);
+}
+
+/** A `.graphql` file's edits, with a `# TODO(ergraph-migrate)` marker above each problem's line (once). */
+function marked(source: string, gqlSource: Source, problems: readonly { offset: number; reason: string }[], rewritten: readonly Edit[], notes: string[]): TransformResult {
+  const edits: Edit[] = [...rewritten];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
-  for (const problem of [...rewrite.problems, ...unseenReaders(document, rewrite.moves)]) {
+  for (const problem of problems) {
     manual.push({ ...getLocation(gqlSource, problem.offset), reason: problem.reason });
     const lineStart = source.lastIndexOf('\n', problem.offset - 1) + 1;
     const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
@@ -91,7 +103,6 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
     edits.push({ start: lineStart, end: lineStart, text: `${indent}${GRAPHQL_TODO}${problem.reason}${eol}` });
   }
   const output = applyEdits(source, edits);
-  const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
   return { output: output === source ? source : output, manual, notes };
 }
 
@@ -130,7 +141,10 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
   for (const { doc, document, inHole, choice, rewrite } of prepareDocuments(sf, file, options, schemas)) {
     const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
     if (schemas.length === 0) {
-      if (selectsRootFields(document, inHole)) pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
+      if (!selectsRootFields(document, inHole)) continue;
+      // Alone (jscodeshift), the schema search is the whole run's: marked for ergraph-migrate.
+      if (options.alone) ch.manual(doc.node, NO_SCHEMA_ALONE);
+      else pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
       continue;
     }
     if (choice === 'foreign') {
@@ -212,7 +226,7 @@ const scripts = scriptTransform<unknown>(
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
       // Fields named by a variable: the file's own moves, or the run's where its documents moved none.
       markUnseenCacheFields(ch, fields.length > 0 ? fields : movedInRun(cross));
-      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
+      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending, options.alone);
       rewriteNamingHelpers(ch);
     },
     finish: ({ sf }) => {

@@ -14,6 +14,7 @@
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
 import yargs from 'yargs';
+import { runCommand } from '../src/cli-kit/finish.js';
 import { isUsageError, reportUsageError } from '../src/cli-kit/usage.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
@@ -24,6 +25,9 @@ const appOption = { type: 'string', demandOption: true, describe: 'module export
 const mutationsOption = { type: 'boolean', default: false, describe: 'MCP also offers graphql_mutation (agents may change data)' } as const;
 const allowedHostOption = { type: 'string', array: true, describe: 'hostname MCP clients may reach the server by (Host check against DNS rebinding; loopback names always)' } as const;
 const v5CompatOption = { type: 'boolean', default: false, describe: 'MCP also answers v5-shaped calls (get_query_schema({ name }), list format v5)' } as const;
+
+/** What bin/ergraph.js runs: `main`, and the process ends once its output is written. */
+export const run = (argv: readonly string[]) => runCommand(main, argv);
 
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
   let code: number = EXIT.ok;

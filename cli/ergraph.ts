@@ -16,6 +16,7 @@
 import yargs from 'yargs';
 import { runCommand } from '../src/cli-kit/finish.js';
 import { isUsageError, reportUsageError } from '../src/cli-kit/usage.js';
+import { packageVersion } from '../src/cli-kit/version.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
 
@@ -30,6 +31,9 @@ const v5CompatOption = { type: 'boolean', default: false, describe: 'MCP also an
 export const run = (argv: readonly string[]) => runCommand(main, argv);
 
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
+  // Alone, as `node --version` and npm's own: the version on stdout, exit 0 (yargs would print it
+  // outside `io` and then ask for a command).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return io.stdout.write(`${packageVersion(import.meta.url)}\n`), EXIT.ok;
   let code: number = EXIT.ok;
   const parser = yargs([...argv])
     .scriptName('ergraph')
@@ -161,7 +165,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     .demandCommand(1, 'give a command')
     .strict()
     .help()
-    .version(false)
+    .version(packageVersion(import.meta.url))
+    .alias('version', 'v')
     .exitProcess(false)
     .epilogue('Exit codes: 0 done, 1 errors (doctor: problems found), 2 usage.')
     .fail((message, error) => {

@@ -22,7 +22,7 @@ import { CliError } from './load-apps.js';
 
 export { EXIT, type CliIO } from './io.js';
 
-const appOption = { type: 'string', demandOption: true, describe: 'module exporting `apps` = [{ name, handler, description }] (or a default export of them)' } as const;
+const appOption = { type: 'string', demandOption: true, describe: 'module exporting `apps` = [{ name, handler, description }] (or a default export of them), or GraphQLHandlers or ErDiagrams' } as const;
 const mutationsOption = { type: 'boolean', default: false, describe: 'MCP also offers graphql_mutation (agents may change data)' } as const;
 const allowedHostOption = { type: 'string', array: true, describe: 'hostname MCP clients may reach the server by (Host check against DNS rebinding; loopback names always)' } as const;
 const v5CompatOption = { type: 'boolean', default: false, describe: 'MCP also answers v5-shaped calls (get_query_schema({ name }), list format v5)' } as const;

@@ -202,7 +202,9 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
   if (idle) {
     const scripts = new Map(last.files.filter((f) => !f.companionOf).map((f) => [resolve(io.cwd, f.file), f.after]));
     const marked = Math.max(...reports.map((r) => r.summary.manual));
-    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked)}\n`);
+    // Documents the run found to be for another API are no evidence of v5, however their root fields are spelled.
+    const foreign = new Set(last.files.flatMap((f) => f.notForThisApi.map((n) => `${resolve(io.cwd, f.file)}:${n.line}`)));
+    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked, foreign)}\n`);
   }
   if (args.report) writeReport(resolve(io.cwd, args.report), last);
   if (reports.some((r) => r.summary.errors > 0)) return EXIT.errors;

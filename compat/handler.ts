@@ -18,6 +18,7 @@ import { CHECKED_ELSEWHERE, OperationGuard, type OperationLimits } from '../src/
 import { DocumentCache } from '../src/graphql/document-cache.js';
 import { selectOperation } from '../src/graphql/compile.js';
 import { describeTarget, type FlatTarget } from './flat-index.js';
+import { catalogEntry, type CatalogEntry, type PersistedUse } from './catalog.js';
 import { buildFlatSchema } from './flat-schema.js';
 import { buildLocationMap, type LocationMap } from './locations.js';
 import { persistedQueries, type PersistedQueries, type PersistedQueryOptions } from './persisted.js';
@@ -131,6 +132,8 @@ interface PreparedOperation {
   locations: () => LocationMap | null;
   deprecations: Deprecation[];
   coordinates: string[];
+  /** The operation as the catalog keeps it, built on its first request. */
+  catalog: () => CatalogEntry;
 }
 
 type Prepared =
@@ -196,6 +199,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
   const cache = new DocumentCache<Prepared>(options.cacheBytes, options.cacheSize ?? 1000);
   const usage = options.usage ?? createUsageRecorder(memoryUsageStore(), { flushIntervalMs: 1000 });
   usage.track(trackedFields(flat));
+  const keepsCatalog = typeof usage.store.readOperations === 'function';
   const guard = new OperationGuard(options.limits ?? handler.options?.limits);
   const persisted = persistedQueries(options.persisted);
 
@@ -231,6 +235,8 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     let locationMap: LocationMap | null | undefined;
     const rootName = (plan.kind === 'mutation' ? flat.schema.getMutationType() : flat.schema.getQueryType())?.name ?? '';
     const deprecations = plan.fields.map((t) => deprecationOf(t, rootName));
+    const coordinates = deprecations.map((d) => d.field);
+    let entry: CatalogEntry | undefined;
     const op: PreparedOperation = {
       plan,
       v6Query,
@@ -242,7 +248,8 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         return locationMap;
       },
       deprecations,
-      coordinates: deprecations.map((d) => d.field),
+      coordinates,
+      catalog: () => (entry ??= catalogEntry({ document: prepared.document, operation, fields: coordinates, schema: handler.schema, index: flat.index })),
     };
     prepared.operations.set(cacheKey, op);
     return op;
@@ -269,7 +276,9 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     const { plan } = op;
     const operation = plan.operation;
     if (seen) seen.deprecations = op.deprecations;
-    usage.record(op.coordinates, opts.client);
+    const persistedUse: PersistedUse | undefined =
+      resolution.kind === 'found' ? { id: resolution.id, v6Id: persisted.v6IdOf(resolution.id) ?? null } : resolution.kind === 'register' ? { id: resolution.hash } : undefined;
+    usage.record(op.coordinates, opts.client, keepsCatalog && op.coordinates.length > 0 ? op.catalog() : undefined, persistedUse);
 
     let local: Record<string, unknown> | undefined;
     let errors: GraphQLFormattedError[] = [];

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CompatConfigError } from './flat-schema.js';
+import { CompatConfigError } from './errors.js';
 
 /** One entry of a `<name>.v6-map.json` file, as `ergraph-migrate v5-to-v6` writes it. */
 export interface PersistedMappingEntry {

@@ -15,7 +15,7 @@ import { catalog } from '../../codemods/catalog.js';
 import { helpText, yargsHelp, type CliIO } from '../../codemods/cli.js';
 import { transforms } from '../../codemods/registry.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../support/loaded-modules.mjs', import.meta.url));
 const PARSER = /[\\/]node_modules[\\/](?:ts-morph|@ts-morph|typescript)[\\/]/;
 const LAYOUT = /[\\/]node_modules[\\/](?:yargs|cliui|wrap-ansi|string-width|emoji-regex)[\\/]/;

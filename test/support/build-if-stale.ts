@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCES = ['src', 'compat', 'codemods', 'bin', 'scripts', 'package.json', 'tsconfig.build.json'];
+const SOURCES = ['src', 'cli', 'compat', 'codemods', 'bin', 'scripts', 'package.json', 'tsconfig.build.json'];
 
 function newest(path: string): number {
   const stat = statSync(path);

@@ -123,6 +123,6 @@ describe('ergraph serve', () => {
     expect((await run(['serve'])).code).toBe(2);
     const noApps = await run(['serve', '--app', 'test/mcp/fixture.ts']);
     expect(noApps.code).toBe(1);
-    expect(noApps.stderr).toContain('must export');
+    expect(noApps.stderr).toContain('test/mcp/fixture.ts exports no app: export');
   });
 });

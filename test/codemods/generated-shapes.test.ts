@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { gitRepos } from './git-repos.js';
 import { APOLLO_TYPINGS } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const SCHEMA = 'type Query { User: UserQuery! }\ntype UserQuery { getAll: [User!]! }\ntype User { id: ID! }\n';
 const repoWith = gitRepos('ergraph-shapes-');
 

@@ -12,6 +12,7 @@ import { collectFiles, toPosix, type SkippedEntry } from '../runner/files.js';
 import { ignoredByGit } from '../runner/git.js';
 import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from '../v5-to-v6/embedded.js';
 import { manifestFormat, mappingFileOf, type PersistedMapping } from '../v5-to-v6/manifest.js';
+import { DOCUMENT_HINT } from '../v5-to-v6/untagged.js';
 
 export interface FoundDocument {
   /** Relative to cwd, `/` separators. */
@@ -111,7 +112,7 @@ export function documentsOf(abs: string, file: string, source: string, found: Fo
       if (manifests && !abs.endsWith('.v6-map.json') && manifestFormat(source)) fromManifest(abs, file, source, found);
     } else if (isSfc(abs)) {
       for (const block of scriptBlocks(source, abs)) fromScript(parseSource(blockView(source, block), abs, block.kind), file, found.documents);
-    } else if (/\b(?:gql|graphql)\b/i.test(source)) {
+    } else if (/\b(?:gql|graphql)\b/i.test(source) || DOCUMENT_HINT.test(source)) {
       fromScript(parseSource(source, abs), file, found.documents);
     }
   } catch (error) {

@@ -8,6 +8,7 @@
  * Every text that comes from data (client names above all) goes through `esc`.
  */
 import type { RetirementReport, Trend, VerdictStatus } from './usage-report.js';
+import { escapeHtml, ICON_LINK } from '../src/graphql/page.js';
 
 /**
  * What the page draws: a report, or the route's view of one (no store name, no error text; the
@@ -23,8 +24,7 @@ export interface ReportView extends Omit<RetirementReport, 'store' | 'recorder'>
   };
 }
 
-export const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = escapeHtml;
 
 /** Header for the page: no scripts, no external anything, styles inline only. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -132,6 +132,7 @@ export function reportPage(report: ReportView, options: { title?: string } = {})
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
+${ICON_LINK}
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:0 16px 40px;color:#222}
 .verdict{margin:16px 0;padding:16px 20px;border-radius:8px;border:2px solid}

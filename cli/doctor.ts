@@ -11,6 +11,7 @@ import { EXIT, type CliIO } from './io.js';
 import { loadApps } from './load-apps.js';
 import { ergraphPackage, ergraphRoot, graphqlEntryFrom, installedFrom, satisfiesCaret } from './packages.js';
 import { installCommand, missingPeers } from '../src/peers/peers.js';
+import { packageManager, type PackageManager } from '../src/peers/package-manager.js';
 
 export type Status = 'ok' | 'note' | 'warn' | 'fail';
 
@@ -38,21 +39,21 @@ export const OPTIONAL_FEATURES: readonly { what: string; needs: readonly string[
   { what: 'ergraph/orm and ergraph/federation (SQL loaders, federation members)', needs: ['drizzle-orm'] },
   { what: 'usage stores on PostgreSQL (compat report, schema diff --usage with postgres://…)', needs: ['pg', 'drizzle-orm'] },
   { what: 'usage stores on embedded PGlite (pglite:<dir>)', needs: ['@electric-sql/pglite', 'drizzle-orm'] },
-  { what: "ergraph-migrate reading the project's GraphQL Config", needs: ['graphql-config'] },
+  { what: 'a TypeScript --app module (serve, mcp, schema print, er, doctor --app)', needs: ['tsx'] },
 ];
 
 /** One line per optional feature: available, or unavailable with the command that installs what it needs. */
-export function featureChecks(env: Record<string, string | undefined> = process.env): Check[] {
+export function featureChecks(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Check[] {
   return OPTIONAL_FEATURES.map(({ what, needs }): Check => {
     const missing = missingPeers(needs);
     return missing.length === 0
       ? { status: 'ok', label: `available: ${what}` }
-      : { status: 'note', label: `unavailable: ${what}`, detail: [`needs ${missing.join(', ')}: ${installCommand(missing, env)}`] };
+      : { status: 'note', label: `unavailable: ${what}`, detail: [`needs ${missing.join(', ')}: ${installCommand(missing, env, cwd)}`] };
   });
 }
 
-/** Each dependency as ergraph itself resolves it, against the range ergraph declares. */
-export function packageChecks(): Check[] {
+/** Each dependency as ergraph itself resolves it, against the range ergraph declares; hints in the project's package manager. */
+export function packageChecks(manager: PackageManager = packageManager()): Check[] {
   const root = ergraphRoot();
   const pkg = ergraphPackage();
   // Peers (graphql, zod, hono, dataloader) are the user's own copies; optional peers and packages
@@ -63,10 +64,10 @@ export function packageChecks(): Check[] {
     const range = wanted[name];
     const found = installedFrom(name, root);
     if (!found && !required(name)) return { status: 'note', label: `${name} is not installed (optional: see the features below)` };
-    if (!found) return { status: 'fail', label: `${name} is not installed`, detail: [`run npm install${range ? ` (ergraph wants ${name}@${range})` : ''}`] };
+    if (!found) return { status: 'fail', label: `${name} is not installed`, detail: [`run ${manager.install}${range ? ` (ergraph wants ${name}@${range})` : ''}`] };
     const fits = range ? satisfiesCaret(found.version, range) : undefined;
     if (fits === false) {
-      return { status: 'fail', label: `${name} ${found.version} does not match ${range}`, detail: [`at ${found.dir}`, `install ${name}@${range}`] };
+      return { status: 'fail', label: `${name} ${found.version} does not match ${range}`, detail: [`at ${found.dir}`, `${manager.add} "${name}@${range}"`] };
     }
     return { status: 'ok', label: `${name} ${found.version}${range ? ` (wants ${range})` : ''}` };
   });
@@ -77,7 +78,7 @@ export function packageChecks(): Check[] {
  * another ("Cannot use GraphQLSchema from another module or realm"). Compare the copy ergraph
  * loads with the one the project in `cwd` loads.
  */
-export function graphqlCopiesCheck(cwd: string): Check {
+export function graphqlCopiesCheck(cwd: string, manager: PackageManager = packageManager(process.env, cwd)): Check {
   const ours = graphqlEntryFrom(ergraphRoot());
   const theirs = graphqlEntryFrom(cwd);
   if (!ours) return { status: 'fail', label: 'graphql cannot be resolved from ergraph' };
@@ -85,7 +86,7 @@ export function graphqlCopiesCheck(cwd: string): Check {
   return {
     status: 'fail',
     label: 'two copies of graphql: schemas built with one are rejected by the other',
-    detail: [`ergraph loads ${ours}`, `${cwd} loads ${theirs}`, 'run npm dedupe, or install one graphql version both can use'],
+    detail: [`ergraph loads ${ours}`, `${cwd} loads ${theirs}`, `${manager.dedupe ? `run ${manager.dedupe}, or ` : ''}install one graphql version both can use`],
   };
 }
 
@@ -107,7 +108,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETU
  * Whether a PostgreSQL server answers at DATABASE_URL (then it must: the app will use it) or at
  * the default test address (optional: the embedded PGlite is the default database).
  */
-export async function postgresCheck(databaseUrl: string | undefined, timeoutMs = 2000): Promise<Check> {
+export async function postgresCheck(databaseUrl: string | undefined, timeoutMs = 2000, installPg = () => installCommand(['pg'])): Promise<Check> {
   const url = databaseUrl || DEFAULT_DATABASE_URL;
   const where = databaseUrl ? `DATABASE_URL ${redacted(url)}` : '127.0.0.1:5432';
   const missing: Status = databaseUrl ? 'fail' : 'note';
@@ -115,7 +116,7 @@ export async function postgresCheck(databaseUrl: string | undefined, timeoutMs =
   try {
     pg = (await import('pg')).default as unknown as typeof import('pg');
   } catch {
-    return { status: missing, label: `PostgreSQL not checked: the pg package is missing`, detail: [installCommand(['pg'], process.env)] };
+    return { status: missing, label: `PostgreSQL not checked: the pg package is missing`, detail: [installPg()] };
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => {}); // a connection dropped after the check is not this check's business
@@ -197,7 +198,14 @@ export async function doctorCommand(args: DoctorArgs, io: CliIO): Promise<number
   const env = io.env ?? process.env;
   const pkg = ergraphPackage();
   io.stdout.write(`ergraph doctor — ergraph ${pkg.version ?? '?'} at ${ergraphRoot()}\n`);
-  const checks: Check[] = [nodeCheck(), ...packageChecks(), graphqlCopiesCheck(io.cwd), await postgresCheck(env.DATABASE_URL, args.timeout), ...featureChecks(env)];
+  const manager = packageManager(env, io.cwd);
+  const checks: Check[] = [
+    nodeCheck(),
+    ...packageChecks(manager),
+    graphqlCopiesCheck(io.cwd, manager),
+    await postgresCheck(env.DATABASE_URL, args.timeout, () => installCommand(['pg'], env, io.cwd)),
+    ...featureChecks(env, io.cwd),
+  ];
   if (args.app) checks.push(...(await appChecks(args.app, io.cwd)));
   io.stdout.write(formatChecks(checks));
   const failed = checks.filter((c) => c.status === 'fail').length;

@@ -9,23 +9,31 @@
  *   ergraph schema print --app <module> [--v5]    SDL of the v6 schema (or the v5 flat one)
  *   ergraph schema diff <old> <new> [--usage db]  breaking/dangerous/safe changes (exit 1 on breaking)
  *   ergraph compat report --database <url>        the v5 retirement verdict from the usage store
- *   ergraph er --app <module> [--format mermaid|dot|json]  the ER picture of an app
+ *   ergraph er --app <module> [--format mermaid|dot|json|svg]  the ER picture of an app
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
 import yargs from 'yargs';
+import { runCommand } from '../src/cli-kit/finish.js';
 import { isUsageError, reportUsageError } from '../src/cli-kit/usage.js';
+import { packageVersion } from '../src/cli-kit/version.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
 
 export { EXIT, type CliIO } from './io.js';
 
-const appOption = { type: 'string', demandOption: true, describe: 'module exporting `apps` = [{ name, handler, description }] (or a default export of them)' } as const;
+const appOption = { type: 'string', demandOption: true, describe: 'module exporting `apps` = [{ name, handler, description }] (or a default export of them), or GraphQLHandlers or ErDiagrams' } as const;
 const mutationsOption = { type: 'boolean', default: false, describe: 'MCP also offers graphql_mutation (agents may change data)' } as const;
 const allowedHostOption = { type: 'string', array: true, describe: 'hostname MCP clients may reach the server by (Host check against DNS rebinding; loopback names always)' } as const;
 const v5CompatOption = { type: 'boolean', default: false, describe: 'MCP also answers v5-shaped calls (get_query_schema({ name }), list format v5)' } as const;
 
+/** What bin/ergraph.js runs: `main`, and the process ends once its output is written. */
+export const run = (argv: readonly string[]) => runCommand(main, argv);
+
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
+  // Alone, as `node --version` and npm's own: the version on stdout, exit 0 (yargs would print it
+  // outside `io` and then ask for a command).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return io.stdout.write(`${packageVersion(import.meta.url)}\n`), EXIT.ok;
   let code: number = EXIT.ok;
   const parser = yargs([...argv])
     .scriptName('ergraph')
@@ -148,7 +156,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
         y
           .option('app', appOption)
           .option('name', { type: 'string', describe: 'which app, when the module exports several' })
-          .option('format', { choices: ['mermaid', 'dot', 'json'] as const, default: 'mermaid' as const, describe: 'Mermaid erDiagram, Graphviz DOT, or the JSON model' }),
+          .option('format', { choices: ['mermaid', 'dot', 'json', 'svg'] as const, default: 'mermaid' as const, describe: 'Mermaid erDiagram, Graphviz DOT, the JSON model, or the SVG drawing of the /er page' }),
       async (a) => {
         const { erCommand } = await import('./er.js');
         code = await erCommand({ app: a.app, name: a.name, format: a.format }, io);
@@ -157,7 +165,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     .demandCommand(1, 'give a command')
     .strict()
     .help()
-    .version(false)
+    .version(packageVersion(import.meta.url))
+    .alias('version', 'v')
     .exitProcess(false)
     .epilogue('Exit codes: 0 done, 1 errors (doctor: problems found), 2 usage.')
     .fail((message, error) => {

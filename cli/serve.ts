@@ -13,6 +13,7 @@ import type { McpApp } from '../src/mcp/apps.js';
 import { createMcpServer, LOOPBACK_HOSTS, mcpApp, type V5Compat } from '../src/mcp/index.js';
 import { CliError, loadAppModule, servicesIn } from './load-apps.js';
 import { guardExportedPools } from './pools.js';
+import { serveIndex } from './serve-index.js';
 import { stopSignal, type CliIO, type RunOptions } from './io.js';
 import type { CompatHandler } from '../compat/handler.js';
 
@@ -88,8 +89,8 @@ export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions 
   });
   const mcp = createMcpServer({ apps, v5Compat: options.v5Compat, mutations: options.mutations });
   root.route('/', mcpApp(mcp, { path: '/mcp', allowedHosts: [...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])] }));
-  // A landing answer so `curl http://host:port/` says where things are.
-  root.get('/', (c) => c.json({ apps: served, mcp: '/mcp' }));
+  // Where things are: a page of links for a browser, JSON for `curl http://host:port/`.
+  root.get('/', (c) => serveIndex(c, served, '/mcp'));
   return { app: root, served };
 }
 

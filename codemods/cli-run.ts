@@ -4,15 +4,15 @@
  * runner, the steps or TypeScript's parser.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { CommandIO } from '../src/cli-kit/io.js';
 import { isUsageError, UsageError } from '../src/cli-kit/usage.js';
 import type { CatalogEntry } from './catalog.js';
 import { detectVersion } from './detect.js';
 import { EXIT } from './exit.js';
 import { nothingToDo, planUpgrade, readScripts, tooOld } from './plan.js';
-import { changedSince, commitFiles, dirtyWorkTrees, outsideGit } from './runner/git.js';
-import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
+import { changedSince, commitFiles, unrevertable } from './runner/git.js';
+import { errorLine, manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
 import type { Transform, TransformOptions } from './types.js';
 import { findV6Schema } from './v5-to-v6/sources.js';
@@ -47,10 +47,39 @@ function progressBar(io: CliIO): ((done: number, total: number, step: string) =>
   };
 }
 
-function writeReport(path: string, report: MigrationReport, io: CliIO): void {
-  const abs = resolve(io.cwd, path);
+function reportText(abs: string, report: MigrationReport): string {
+  return abs.endsWith('.json') ? toJson(report) : toMarkdown(report);
+}
+
+/**
+ * Whether the report at `abs` already says what `text` says (the JSON report's run time aside):
+ * then it is left untouched, mtime and all, so a rerun with nothing to do leaves the tree clean
+ * and the run after it is not refused.
+ */
+function sameReport(abs: string, text: string): boolean {
+  let old: string;
+  try {
+    old = readFileSync(abs, 'utf8');
+  } catch {
+    return false;
+  }
+  if (old === text || !abs.endsWith('.json')) return old === text;
+  const timeless = (t: string) => {
+    const parsed = JSON.parse(t) as { summary?: Record<string, unknown> };
+    return JSON.stringify({ ...parsed, summary: { ...parsed.summary, seconds: 0 } });
+  };
+  try {
+    return timeless(old) === timeless(text);
+  } catch {
+    return false;
+  }
+}
+
+function writeReport(abs: string, report: MigrationReport): void {
+  const text = reportText(abs, report);
+  if (sameReport(abs, text)) return;
   mkdirSync(dirname(abs), { recursive: true });
-  writeFileSync(abs, abs.endsWith('.json') ? toJson(report) : toMarkdown(report));
+  writeFileSync(abs, text);
 }
 
 function transformOptions(args: RunArgs): TransformOptions {
@@ -60,30 +89,40 @@ function transformOptions(args: RunArgs): TransformOptions {
   return options;
 }
 
-/** Refuses a writing run the user could not review and revert with git, unless --force. */
-function guard(args: RunArgs, io: CliIO, clean = false): number | undefined {
-  if (args.dryRun || (args.force && !clean)) return undefined;
-  const outside = outsideGit(args.paths, io.cwd);
-  if (outside.length > 0) {
-    io.stderr.write(`ergraph-migrate: refusing to write outside a git repository (${outside.join(', ')}): nothing would let you review or revert the changes; run git init, or pass --force\n`);
-    return EXIT.errors;
-  }
-  const dirty = dirtyWorkTrees(args.paths, io.cwd);
-  if (dirty.length > 0) {
-    io.stderr.write(
-      `ergraph-migrate: refusing to write into a git work tree with uncommitted changes (commit or stash them${clean ? '' : ', or pass --force'}):\n` +
-        dirty.map((d) => `${d.root}\n${d.status}\n`).join(''),
-    );
-    return EXIT.errors;
-  }
-  return undefined;
+/** A run stopped before it wrote anything. */
+class Refused extends Error {}
+
+/**
+ * The git guard, asked once a run is settled and before it writes: refuses when a file it is
+ * about to write — or its report, when the report would change — has uncommitted changes or lies
+ * in no repository, since then git could not give back what it had. Files the run only reads (a
+ * `--schema` file, an untracked file beside the tree) are never asked about. `--force` passes,
+ * except under `--commit-per-step`, whose commits would take in the user's own changes.
+ */
+function guard(args: RunArgs, io: CliIO, writesReport: (report: MigrationReport) => boolean): (report: MigrationReport) => void {
+  return (report) => {
+    if (args.force && !args.commitPerStep) return;
+    const files = report.files.filter((f) => f.changed).map((f) => resolve(io.cwd, f.file));
+    if (args.report && writesReport(report)) {
+      const abs = resolve(io.cwd, args.report);
+      if (!sameReport(abs, reportText(abs, report))) files.push(abs);
+    }
+    const { outside, dirty } = unrevertable(files);
+    const names = (list: string[]) => list.map((f) => relative(io.cwd, f) || '.').join(', ');
+    if (outside.length > 0)
+      throw new Refused(`refusing to write outside a git repository (${names(outside)}): nothing would let you review or revert the changes; run git init, or pass --force`);
+    if (dirty.length > 0)
+      throw new Refused(
+        `refusing to write over uncommitted changes in ${names(dirty)} (commit or stash them${args.commitPerStep ? '' : ', or pass --force'}): git could not give back what they hold`,
+      );
+  };
 }
 
 function print(report: MigrationReport, args: RunArgs, io: CliIO): void {
   if (args.dryRun) io.stdout.write(unifiedDiffs(report));
   for (const s of report.skipped) io.stderr.write(`skipped: ${s.file}: ${s.reason}\n`);
   for (const f of report.files) {
-    if (f.error) io.stderr.write(`error: ${f.error} (left unchanged)\n`);
+    if (f.error) io.stderr.write(`error: ${errorLine(f)} (left unchanged)\n`);
     const manifest = manifestLine(f, args.dryRun);
     if (manifest) io.stdout.write(`manifest: ${manifest}\n`);
     for (const m of f.manual) io.stdout.write(`manual: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);
@@ -93,13 +132,31 @@ function print(report: MigrationReport, args: RunArgs, io: CliIO): void {
   io.stdout.write(`${summaryLine(report)}\n`);
 }
 
+type RunSteps = (list: Transform[], writesReport: (report: MigrationReport) => boolean) => Promise<MigrationReport>;
+
+/** `--commit-per-step`: each step run and committed on its own; the chain stops at a step with errors. */
+async function commitEachStep(steps: readonly Transform[], run: RunSteps, args: RunArgs, io: CliIO): Promise<MigrationReport[]> {
+  const reports: MigrationReport[] = [];
+  for (const [i, step] of steps.entries()) {
+    // The report written is the last step's, or that of the step whose errors stop the chain.
+    const report = await run([step], (r) => i === steps.length - 1 || r.summary.errors > 0);
+    print(report, args, io);
+    reports.push(report);
+    if (report.summary.errors > 0) break;
+    const changed = report.files.filter((f) => f.changed).map((f) => resolve(io.cwd, f.file));
+    if (changed.length > 0) {
+      const hashes = commitFiles(changed, `ergraph-migrate: ${step.name} (${step.from} → ${step.to})\n\n${step.description}`);
+      io.stdout.write(`committed ${step.name}: ${hashes.join(', ')} (${changed.length} files)\n`);
+    }
+  }
+  return reports;
+}
+
 /** Loads the chosen steps and runs them: the exit code. */
 export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io: CliIO): Promise<number> {
   if (args.paths.length === 0) throw new UsageError('no paths given');
   if (args.report && !/\.(json|md)$/.test(args.report)) throw new UsageError(`--report must end in .json or .md: ${args.report}`);
   const only = args.since ? guarded(() => changedSince(args.since!, args.paths, io.cwd)) : undefined;
-  const refused = guard(args, io, args.commitPerStep);
-  if (refused !== undefined) return refused;
   const steps: Transform[] = await Promise.all(chosen.map((entry) => entry.load()));
   const options = transformOptions(args);
   const v5ToV6 = steps.some((t) => t.name === 'v5-to-v6');
@@ -116,7 +173,7 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
     io.stdout.write(found ? `v6 schema: ${found.source}\n` : 'v6 schema: none found (no --schema, GraphQL Config, --app or ER graph in the given paths); documents needing it are listed as pending\n');
     return found;
   };
-  const run = (list: Transform[]) =>
+  const run: RunSteps = (list, writesReport) =>
     runMigration({
       transforms: list,
       paths: args.paths,
@@ -129,33 +186,27 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
       followHardlinks: args.followHardlinks,
       onProgress: progressBar(io),
       resolveSchema: v5ToV6 && !args.schema ? resolveSchema : undefined,
+      beforeWrite: guard(args, io, writesReport),
     });
-  const reports: MigrationReport[] = [];
-  if (args.commitPerStep) {
-    for (const step of steps) {
-      const report = await run([step]);
-      print(report, args, io);
-      reports.push(report);
-      if (report.summary.errors > 0) break;
-      const changed = report.files.filter((f) => f.changed).map((f) => resolve(io.cwd, f.file));
-      if (changed.length > 0) {
-        const hashes = commitFiles(changed, `ergraph-migrate: ${step.name} (${step.from} → ${step.to})\n\n${step.description}`);
-        io.stdout.write(`committed ${step.name}: ${hashes.join(', ')} (${changed.length} files)\n`);
-      }
-    }
-  } else {
-    const report = await run(steps);
-    print(report, args, io);
-    reports.push(report);
+  let reports: MigrationReport[];
+  try {
+    reports = args.commitPerStep ? await commitEachStep(steps, run, args, io) : [await run(steps, () => true)];
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    io.stderr.write(`ergraph-migrate: ${error.message}\n`);
+    return EXIT.errors;
   }
+  if (!args.commitPerStep) print(reports[0]!, args, io);
   const last = reports[reports.length - 1]!;
   const idle = reports.every((r) => r.summary.changed === 0 && r.summary.companions === 0 && r.summary.errors === 0 && r.summary.pending === 0);
   if (idle) {
     const scripts = new Map(last.files.filter((f) => !f.companionOf).map((f) => [resolve(io.cwd, f.file), f.after]));
     const marked = Math.max(...reports.map((r) => r.summary.manual));
-    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked)}\n`);
+    // Documents the run found to be for another API are no evidence of v5, however their root fields are spelled.
+    const foreign = new Set(last.files.flatMap((f) => f.notForThisApi.map((n) => `${resolve(io.cwd, f.file)}:${n.line}`)));
+    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked, foreign)}\n`);
   }
-  if (args.report) writeReport(args.report, last, io);
+  if (args.report) writeReport(resolve(io.cwd, args.report), last);
   if (reports.some((r) => r.summary.errors > 0)) return EXIT.errors;
   if (reports.some((r) => r.summary.pending > 0)) return EXIT.manual;
   if (args.failOnManual && reports.some((r) => r.summary.manual > 0)) return EXIT.manual;

@@ -1,5 +1,5 @@
 /**
- * The contract every upgrade step implements. The CLI (and `ergraph/migrate`) only talks to
+ * The contract every upgrade step implements. The CLI (and the `ergraph-migrate` API) only talks to
  * transforms through this interface, so each transform stays a plain module with one job.
  */
 import type { GraphQLSchema } from 'graphql';

@@ -21,7 +21,11 @@ export type {
 export { buildFlatIndex, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 export { toV5CamelCase, v5FieldName } from './naming.js';
 export { memoryUsageStore } from './usage-store.js';
-export type { UsageStore, UsageRow, UsageSnapshot, UsageTotal, TrackedCoordinate } from './usage-store.js';
+export type { UsageStore, UsageRow, UsageSnapshot, UsageTotal, TrackedCoordinate, MemoryUsageStoreOptions } from './usage-store.js';
+export { DEFAULT_CATALOG_BYTES, DEFAULT_CATALOG_OPERATIONS, normalizedOperation } from './catalog.js';
+export type { CatalogBounds, OperationRow, OperationQuery, PathMove, ShadowTally, V6Form } from './catalog.js';
+export { DEFAULT_SHADOW_BUDGET_MS, DEFAULT_SHADOW_CONCURRENCY, DEFAULT_SHADOW_SAMPLE } from './shadow.js';
+export type { ShadowOptions, ShadowRunner, ShadowStatus } from './shadow.js';
 // The SQL store loads drizzle-orm on first use, so this entry imports without the optional peers.
 export { sqlUsageStore, openUsageStore } from './usage-open.js';
 export type { OpenUsageStoreOptions } from './usage-open.js';

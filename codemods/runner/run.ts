@@ -1,6 +1,6 @@
 /**
  * `runMigration`: read the files, run the transforms, and write the results unless it is a dry
- * run. Files that fail in any step are left byte-identical.
+ * run (or `beforeWrite` refuses the whole run). Files that fail in any step are left byte-identical.
  *
  * Steps run over one parse per file: every script is parsed once, every step scans that tree,
  * then every step adds its edits to one change set per file, applied at once (a chain of five
@@ -18,6 +18,7 @@ import { handles } from '../apply.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import { forRun } from '../script-steps.js';
 import type { CompanionFile, Transform, TransformOptions } from '../types.js';
+import { settleFailures } from './failures.js';
 import { reportLeftovers } from './leftovers.js';
 import { listFiles } from './listing.js';
 import { runParses } from './parses.js';
@@ -26,7 +27,7 @@ import { defaultWorkers, runPooled } from './pooled.js';
 import { recordOutcomes, segmentsOf } from './segments.js';
 import { runShared } from './shared.js';
 import type { MigrationOptions, MigrationReport } from './types.js';
-import { writeResults } from './write.js';
+import { applyWrites, writeResults } from './write.js';
 
 export type { FileReport, MigrationOptions, MigrationReport, ResolvedSchema } from './types.js';
 
@@ -92,9 +93,10 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     await pool?.close();
   }
   reportLeftovers(reports, texts, steps);
-  const written = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked);
+  const { written, writes } = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked);
+  settleFailures(reports);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
-  return {
+  const report: MigrationReport = {
     transforms: steps.map((t) => t.name),
     dryRun: opts.dryRun ?? false,
     files: list,
@@ -113,4 +115,9 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
       seconds: (performance.now() - started) / 1000,
     },
   };
+  if (!report.dryRun) {
+    await opts.beforeWrite?.(report);
+    applyWrites(writes);
+  }
+  return report;
 }

@@ -34,6 +34,12 @@ export interface MigrationOptions {
    * (after `upgrade`'s earlier steps): finds the v6 schema from the project itself.
    */
   resolveSchema?: (texts: ReadonlyMap<string, string>) => Promise<ResolvedSchema | undefined>;
+  /**
+   * Called once every file is settled and before any is written (never on a dry run), with the
+   * report the run will return: the changed files are the ones about to be written. Throwing stops
+   * the run with nothing written (the CLI's git guard).
+   */
+  beforeWrite?: (report: MigrationReport) => void | Promise<void>;
 }
 
 export interface FileReport {

@@ -1,7 +1,8 @@
 /**
- * The end of a run: each changed file's final text checked to parse, then written unless it is a
- * dry run; any error leaves a file byte-identical. Companion files (a manifest's mapping) are
- * merged into what is on disk and written after their file.
+ * The end of a run: each changed file's final text checked to parse, and the writes planned; any
+ * error leaves a file byte-identical. Companion files (a manifest's mapping) are merged into what
+ * is on disk and written after their file. Nothing is written until every file is settled, so
+ * the caller can look at the whole run first (`MigrationOptions.beforeWrite`).
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -39,7 +40,19 @@ function write(abs: string, text: string, links: number): void {
   else writeFileSync(abs, text);
 }
 
-/** Settles every report and writes the files; answers the reports of the companion files written. */
+/** One file's new text, written by `applyWrites` once the run is settled. */
+export interface PlannedWrite {
+  abs: string;
+  text: string;
+  /** Its hard links when settled: more than one writes it as a new file (`--follow-hardlinks`). */
+  links: number;
+}
+
+export function applyWrites(writes: readonly PlannedWrite[]): void {
+  for (const w of writes) write(w.abs, w.text, w.links);
+}
+
+/** Settles every report and plans the writes (none on a dry run); answers the companion files' reports too. */
 export function writeResults(
   reports: ReadonlyMap<string, FileReport>,
   texts: ReadonlyMap<string, string>,
@@ -52,7 +65,7 @@ export function writeResults(
   skipped: SkippedEntry[] = [],
   /** The listed files' hard links as the listing saw them (`Collected.linked`: those with more than one). */
   listed?: ReadonlyMap<string, number>,
-): FileReport[] {
+): { written: FileReport[]; writes: PlannedWrite[] } {
   const only = opts.only;
   // A dry run reports the links the listing saw (its lstat of each file): asking the file system
   // again for each changed file was 1.5% of a dry run over 2,000 files. A write asks at the time
@@ -60,6 +73,7 @@ export function writeResults(
   const links = (abs: string) => (opts.dryRun && listed && texts.has(abs) ? (listed.get(abs) ?? 1) : linksOf(abs));
   // Companion files (a manifest's mapping): merged into what is on disk, written after their file.
   const written: FileReport[] = [];
+  const writes: PlannedWrite[] = [];
   const companionTexts = (list: readonly CompanionFile[], report: FileReport) => {
     const out: { abs: string; before: string; after: string }[] = [];
     for (const c of list) {
@@ -110,9 +124,9 @@ export function writeResults(
     }
     for (const [f, n] of linked)
       report.notes.push(`${rel(f)}: had ${n} hard links: ${opts.dryRun ? 'would be written' : 'written'} as a new file (--follow-hardlinks); its other names keep the old text`);
-    if (report.changed && !opts.dryRun) write(abs, report.after, counts.get(abs) ?? 1);
+    if (report.changed && !opts.dryRun) writes.push({ abs, text: report.after, links: counts.get(abs) ?? 1 });
     for (const c of report.error ? [] : beside) {
-      if (!opts.dryRun) write(c.abs, c.after, counts.get(c.abs) ?? 1);
+      if (!opts.dryRun) writes.push({ abs: c.abs, text: c.after, links: counts.get(c.abs) ?? 1 });
       written.push({
         file: rel(c.abs),
         changed: c.after !== c.before,
@@ -127,5 +141,5 @@ export function writeResults(
       });
     }
   }
-  return written;
+  return { written, writes };
 }

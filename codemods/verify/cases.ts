@@ -6,7 +6,7 @@
 import { Kind, parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { applyEdits } from '../../compat/v6-form/edits.js';
 import { chooseSchema } from '../../compat/v6-form/choose.js';
-import { rewriteDocument, type MovedPath } from '../../compat/v6-form/document.js';
+import { movesOfOperation, rewriteDocument, type MovedPath } from '../../compat/v6-form/document.js';
 import type { FoundDocument } from './find.js';
 import type { NotRunCause } from './report.js';
 
@@ -72,7 +72,7 @@ export function casesOf(doc: FoundDocument, schemas: readonly GraphQLSchema[], k
   return operations.map((op) => {
     const name = op.name?.value ?? null;
     const base = { ...at, operation: name, kind: op.operation as OperationKind };
-    const moves = rewrite.moves.filter((m) => ('operation' in m.where ? m.where.operation === name : true));
+    const moves = movesOfOperation(rewrite.moves, name);
     return { ...base, v5: doc.text, v6, moves, schema: choice.schema, required: requiredOf(op), ...(doc.persistedId ? { persistedId: doc.persistedId } : {}) };
   });
 }

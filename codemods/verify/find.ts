@@ -13,6 +13,7 @@ import { ignoredByGit } from '../runner/git.js';
 import { parseableText } from '../v5-to-v6/embedded.js';
 import { DocumentModules } from './imports.js';
 import { manifestFormat, mappingFileOf, type PersistedMapping } from '../v5-to-v6/manifest.js';
+import { DOCUMENT_HINT } from '../v5-to-v6/untagged.js';
 import type { NotRunCause } from './report.js';
 
 export interface FoundDocument {
@@ -94,7 +95,7 @@ export function documentsOf(abs: string, file: string, source: string, found: Fo
       if (manifests && !abs.endsWith('.v6-map.json') && manifestFormat(source)) fromManifest(abs, file, source, found);
     } else if (isSfc(abs)) {
       for (const block of scriptBlocks(source, abs)) fromScript(parseSource(blockView(source, block), abs, block.kind), abs, file, found.documents, modules);
-    } else if (/\b(?:gql|graphql)\b/i.test(source)) {
+    } else if (/\b(?:gql|graphql)\b/i.test(source) || DOCUMENT_HINT.test(source)) {
       fromScript(parseSource(source, abs), abs, file, found.documents, modules);
     }
   } catch (error) {

@@ -3,7 +3,7 @@
  * as POST routes with OpenAPI. Response models are subsets of the entities; the resolver
  * fills their relationships (one query per relationship per level) through the demo diagram.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { configResolver, DefineSubset, mutation, query, ref } from 'ergraph';
 import { FromContext, headerContext, HttpError, UseCaseAppConfig, UseCaseService } from 'ergraph/usecase';
@@ -35,7 +35,7 @@ export function demoServices(db: SqlDatabase, graph: DemoGraph): UseCaseAppConfi
       const rows = await db
         .select()
         .from(tasks)
-        .where(and(eq(tasks.assigneeId, userId)))
+        .where(and(eq(tasks.assigneeId, userId), ne(tasks.status, 'done')))
         .orderBy(asc(tasks.priority), asc(tasks.id))
         .limit(limit);
       return resolve(rows.map((row) => new TaskCard(row)));

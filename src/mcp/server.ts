@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../er/errors.js';
+import { ergraphVersion } from '../peers/peers.js';
 import { logToConsole, maskedError, type ErrorLogger } from '../graphql/masking.js';
 import type { McpApp, McpRequest } from './apps.js';
 import {
@@ -31,6 +32,7 @@ export interface McpServerOptions {
   apps: readonly McpApp[];
   /** Server name announced to clients. */
   name?: string;
+  /** Version announced to clients (default: the installed ergraph's, from its package.json). */
   version?: string;
   /**
    * Also answer v5-shaped calls: `get_query_schema({ name: 'userGetAll', app_name })` (and
@@ -102,7 +104,7 @@ function checkApps(apps: readonly McpApp[]) {
 export function createMcpServer(options: McpServerOptions): McpServer {
   checkApps(options.apps);
   const compat = v5CompatOf(options.v5Compat);
-  const server = new McpServer({ name: options.name ?? 'ergraph', version: options.version ?? '6.0.0' });
+  const server = new McpServer({ name: options.name ?? 'ergraph', version: options.version ?? ergraphVersion() });
   optionsOf.set(server, options);
   const apps = new Map(options.apps.map((a) => [a.name, a]));
 

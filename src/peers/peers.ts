@@ -8,6 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installedVersion } from './installed.js';
+import { packageManager } from './package-manager.js';
 
 /** Packages that are not installed: a command exits 1 with the one-line message; an import path throws it. */
 export class MissingPeerError extends Error {
@@ -16,6 +18,7 @@ export class MissingPeerError extends Error {
 
 interface Manifest {
   name?: string;
+  version?: string;
   peerDependencies?: Record<string, string>;
 }
 
@@ -30,17 +33,14 @@ function ergraphManifest(): { dir: string; manifest: Manifest } {
   }
 }
 
-/**
- * Whether code in ergraph can import `name`: a `node_modules/<name>` walking up from ergraph's
- * folder, as Node looks (under pnpm, ergraph's folder in the store sits beside its peers). Read
- * from the folders rather than resolved, because packages with an `exports` map need not expose
- * an entry `require.resolve` accepts.
- */
+/** ergraph's own version as its package.json says, read when asked (what the MCP server announces). */
+export function ergraphVersion(): string {
+  return ergraphManifest().manifest.version!;
+}
+
+/** Whether code in ergraph can import `name` (installed.ts says how that is found). */
 export function isInstalled(name: string, fromDir = ergraphManifest().dir): boolean {
-  for (let dir = fromDir; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
-    if (dir === parse(dir).root) return false;
-  }
+  return installedVersion(name, fromDir) !== undefined;
 }
 
 /** `^8.11.0` → `8`, `^0.45.0` → `0.45` (what a user types); another range is quoted whole. */
@@ -51,23 +51,14 @@ function versionSpec(range: string | undefined): string {
   return `@${range}`;
 }
 
-/** The package manager that runs this process (npm_config_user_agent is set by npm, pnpm and yarn). */
-function installVerb(env: Record<string, string | undefined>): string {
-  const agent = env.npm_config_user_agent ?? '';
-  if (agent.startsWith('pnpm/')) return 'pnpm add';
-  if (agent.startsWith('yarn/')) return 'yarn add';
-  if (agent.startsWith('bun/')) return 'bun add';
-  return 'npm install';
-}
-
-/** `npm install pg@8 drizzle-orm@0.45`, with the majors ergraph's peer ranges want. */
-export function installCommand(names: readonly string[], env: Record<string, string | undefined> = process.env): string {
+/** `npm install pg@8 drizzle-orm@0.45`, with the majors ergraph's peer ranges want, in the project's package manager. */
+export function installCommand(names: readonly string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
   const peers = ergraphManifest().manifest.peerDependencies ?? {};
   const specs = names.map((name) => {
     const spec = `${name}${versionSpec(peers[name])}`;
     return /[\s|<>]/.test(spec) ? `"${spec}"` : spec;
   });
-  return `${installVerb(env)} ${specs.join(' ')}`;
+  return `${packageManager(env, cwd).add} ${specs.join(' ')}`;
 }
 
 const list = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);

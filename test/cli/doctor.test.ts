@@ -117,6 +117,16 @@ describe('ergraph doctor', () => {
     expect(code).toBe(1);
   }, 30_000);
 
+  it("hints in the project's package manager, though started through npx", async () => {
+    for (const [lockfile, dedupe] of [['pnpm-lock.yaml', 'pnpm dedupe'], ['yarn.lock', 'yarn dedupe'], ['package-lock.json', 'npm dedupe']]) {
+      const project = projectWithOwnGraphql();
+      writeFileSync(join(project, lockfile!), '');
+      const env = { ...withoutDatabaseUrl(), npm_config_user_agent: 'npm/10.9.2 node/v22.12.0 linux x64' };
+      const { stdout } = await run(['doctor', '--timeout', '1000'], { cwd: project, env });
+      expect(stdout).toContain(`    run ${dedupe}, or install one graphql version both can use\n`);
+    }
+  }, 30_000);
+
   it('exits 1 on two graphql copies, as the bin run from the project', async () => {
     const project = projectWithOwnGraphql();
     const { code, stdout } = await run(['doctor', '--timeout', '1000'], { cwd: project, env: withoutDatabaseUrl() });

@@ -1,6 +1,6 @@
 /** `ergraph er --app <module> --format mermaid|dot|json`, run as the bin (issue 16.1). */
 import { describe, expect, it } from 'vitest';
-import { erDot, erMermaid, erPicture } from 'ergraph';
+import { erDot, erMermaid, erPicture, erSvg } from 'ergraph';
 import { diagram, services } from '../picture/shop.js';
 import { run, spawnCli } from './helpers.js';
 
@@ -28,6 +28,21 @@ describe('ergraph er', () => {
     expect(dot.code).toBe(0);
     expect(dot.stdout).toBe(erDot(erPicture(diagram, { services })));
   }, 60_000);
+
+  it('prints the SVG drawing of the /er page with --format svg', async () => {
+    const svg = await run(['er', '--app', SHOP, '--format', 'svg']);
+    expect(svg.stderr).toBe('');
+    expect(svg.code).toBe(0);
+    expect(svg.stdout).toBe(erSvg(erPicture(diagram, { services })));
+    expect(svg.stdout).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  });
+
+  it('draws a module that exports only its ER diagram', async () => {
+    const { diagram: notes } = await import('./fixtures/diagram-only.js');
+    const { code, stdout, stderr } = await run(['er', '--app', 'test/cli/fixtures/diagram-only.ts']);
+    expect([code, stderr]).toEqual([0, '']);
+    expect(stdout).toBe(erMermaid(erPicture(notes)));
+  });
 
   it('picks one app of several with --name, and says which exist otherwise', async () => {
     const several = await run(['er', '--app', 'test/cli/fixtures/two-apps.ts']);

@@ -30,6 +30,14 @@ describe('buildServeApp', () => {
     // one app's endpoint does not answer for the other's schema
     expect((await (await app.request('/books/graphql', post('{ User { getAll { id } } }'))).json()).errors[0].message).toContain('User');
     expect(await (await app.request('/')).json()).toEqual({ apps: served, mcp: '/mcp' });
+    expect(await (await app.request('/', { headers: { accept: 'application/json' } })).json()).toEqual({ apps: served, mcp: '/mcp' });
+    // A browser gets the same as a page of links.
+    const page = await app.request('http://127.0.0.1:4000/', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    for (const href of ['/tasks/graphql', '/tasks/er', '/books/graphql', '/books/er']) expect(html).toContain(`<a href="${href}">`);
+    expect(html).toContain('<code>POST /mcp</code>');
+    expect(html).toContain('&quot;url&quot;:&quot;http://127.0.0.1:4000/mcp&quot;');
     expect((await app.request('/graphql', post('{ __typename }'))).status).toBe(404);
   });
 
@@ -140,6 +148,6 @@ describe('ergraph serve', () => {
     expect((await run(['serve'])).code).toBe(2);
     const noApps = await run(['serve', '--app', 'test/mcp/fixture.ts']);
     expect(noApps.code).toBe(1);
-    expect(noApps.stderr).toContain('must export');
+    expect(noApps.stderr).toContain('test/mcp/fixture.ts exports no app: export');
   });
 });

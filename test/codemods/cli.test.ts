@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { FIXTURES, readTree } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
 
@@ -287,13 +287,13 @@ describe('ergraph-migrate', () => {
     expect(readTree(one)).toEqual(readTree(join(FIXTURES, 'v3-to-v4/multiple-relationship/expected')));
   });
 
-  it('refuses a dirty git tree unless --force', async () => {
+  it('refuses to write over uncommitted changes unless --force', async () => {
     const dir = tempTree('v4-to-v5/configs');
-    writeFileSync(join(dir, 'extra.ts'), 'export {};\n');
+    writeFileSync(join(dir, 'diagram.ts'), `${readFileSync(join(dir, 'diagram.ts'), 'utf8')}// mine\n`);
     const before = readTree(dir);
     const refused = await cli(dir, 'v4-to-v5', '.');
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain('uncommitted changes');
+    expect(refused.err).toContain('refusing to write over uncommitted changes in diagram.ts');
     expect(readTree(dir)).toEqual(before);
     const forced = await cli(dir, 'v4-to-v5', '.', '--force');
     expect(forced.code).toBe(0);

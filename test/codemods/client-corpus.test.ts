@@ -34,7 +34,7 @@ import { formatDiagnostic, typeCheck, type Diagnostic } from '../support/typeche
 import { FIXTURES } from './helpers.js';
 
 const execute = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const CORPUS = join(FIXTURES, 'client-corpus');
 const APPS = readdirSync(join(CORPUS, 'apps')).sort();
 

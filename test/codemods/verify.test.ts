@@ -18,7 +18,7 @@ import { graphqlApp, serveApp, type ServedApp } from '../../src/http/index.js';
 import { serveV5AndV6 } from '../support/v5-and-v6-server.js';
 import { handler } from './verify-app/app.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const APP = fileURLToPath(new URL('./verify-app/app.ts', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'ergraph-verify-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -198,6 +198,26 @@ describe('ergraph-migrate verify --app', () => {
     const stray = await cli(dir, '.', '--app', APP, '--schema', 'v6.graphql', '--dry-run');
     expect(stray.code).toBe(2);
     expect(stray.err).toContain('--schema, --dry-run do not apply');
+  });
+});
+
+describe('ergraph-migrate verify --app in a project without ergraph 6', () => {
+  // ergraph-migrate carries no ergraph: compat is the project's own, and a project still on an
+  // older ergraph (or none) is told what to install, before its app is loaded.
+  const app = (files: Record<string, string>) => tree({ 'package.json': '{"name":"old","type":"module"}', 'app.js': 'export const loaded = true;\n', 'q.graphql': 'query Users { userGetAll(limit: 2) { id } }\n', ...files });
+  const line = /^ergraph-migrate: verify --app runs your v5 documents through ergraph 6's compat layer, loaded from your project: (.*); install it there: (npm install|pnpm add|yarn add) ergraph@6\n$/;
+
+  it('with no ergraph installed: names the install command, exit 1', async () => {
+    const { code, err, out } = await cli(app({}), '.', '--app', 'app.js');
+    expect(err).toMatch(line);
+    expect(err.match(line)![1]).toBe('no ergraph is installed there');
+    expect([code, out]).toEqual([1, '']);
+  });
+
+  it('with ergraph 5 installed: says which one it found', async () => {
+    const { code, err } = await cli(app({ 'node_modules/ergraph/package.json': '{"name":"ergraph","version":"5.5.0","main":"index.js"}', 'node_modules/ergraph/index.js': 'module.exports = {};\n' }), '.', '--app', 'app.js');
+    expect(err.match(line)?.[1]).toBe('ergraph 5.5.0 is installed there');
+    expect(code).toBe(1);
   });
 });
 

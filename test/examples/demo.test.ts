@@ -8,6 +8,8 @@ import { createApp, DEMO_QUERY, DEMO_V5_QUERY } from '../../examples/demo/app.js
 import { openDatabase, type DemoDatabase } from '../../examples/demo/database.js';
 import { buildGraph, DEMO_MUTATION } from '../../examples/demo/graph.js';
 import { ensureSeeded } from '../../examples/demo/seed.js';
+import { tasks as taskTable } from '../../examples/demo/schema.js';
+import { eq } from 'drizzle-orm';
 
 // A tenth of the demo's rows: the same code paths, seeded in a fraction of the time.
 const SMALL = { users: 30, projects: 60, tasks: 600, comments: 1800, tags: 24 };
@@ -108,11 +110,14 @@ describe('the demo service, in-process', () => {
     app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   it('serves the use-case routes with the caller from the context, and their OpenAPI document', async () => {
-    const mine = await call('/api/task_service/myTasks', { limit: 3 }, { 'x-user-id': '2' });
+    const mine = await call('/api/task_service/myTasks', { limit: 100 }, { 'x-user-id': '2' });
     expect(mine.status).toBe(200);
-    const tasks = (await mine.json()) as { id: number; priority: number; project: { name: string }; assignee: { id: number }; tags: { label: string }[] }[];
-    expect(tasks.length).toBeGreaterThan(0);
+    const tasks = (await mine.json()) as { id: number; status: string; priority: number; project: { name: string }; assignee: { id: number }; tags: { label: string }[] }[];
     expect(tasks.every((t) => t.assignee.id === 2 && typeof t.project.name === 'string' && Array.isArray(t.tags))).toBe(true);
+    // "The caller's open tasks": every task of theirs not done, and none that is.
+    const theirs = await database.db.select({ id: taskTable.id, status: taskTable.status }).from(taskTable).where(eq(taskTable.assigneeId, 2));
+    expect(theirs.some((t) => t.status === 'done')).toBe(true);
+    expect(tasks.map((t) => t.id).sort((a, b) => a - b)).toEqual(theirs.filter((t) => t.status !== 'done').map((t) => t.id).sort((a, b) => a - b));
     expect(tasks.map((t) => t.priority)).toEqual([...tasks.map((t) => t.priority)].sort((a, b) => a - b));
 
     const anonymous = await call('/api/task_service/myTasks', { limit: 3 });

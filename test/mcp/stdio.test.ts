@@ -1,4 +1,6 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newClient } from './client.js';
@@ -22,6 +24,11 @@ beforeAll(async () => {
 afterAll(() => client.close());
 
 describe('ergraph mcp over stdio', () => {
+  it("announces the installed package's version, prereleases included", () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(client.getServerVersion()).toEqual({ name: 'ergraph', version });
+  });
+
   it('serves the tools of the module apps to the SDK client', async () => {
     expect((await call(client, 'list_apps')).data).toEqual([{ name: 'demo', description: 'Users and their tasks', queries: 2, mutations: 1 }]);
     expect((await call(client, 'list_queries', { app_name: 'demo' })).data).toEqual([

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const V4 = "import { ErDiagram } from 'ergraph';\nexport const diagram = new ErDiagram({ configs: [] });\n";
 const root = mkdtempSync(join(tmpdir(), 'ergraph-migrate-links-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
  * `ergraph`: the command line. `main` returns the exit code instead of exiting, so tests can
  * drive it in-process.
  *
- *   ergraph serve --app <module> [--port --host]  GraphQL (+ GraphiQL) per app and MCP at /mcp
+ *   ergraph serve --app <module> [--port --host]  GraphQL (+ GraphiQL) per app and MCP at /mcp [--v5-compat: /graphql/v5 too]
  *   ergraph mcp --app <module> [--http]           MCP over stdio (what agents spawn) or HTTP [--operations ops.graphql]
  *   ergraph demo [--port --host]                  the demo service of examples/demo
  *   ergraph doctor [--app <module>]               checklist of the setup (exit 1 on problems)
@@ -46,7 +46,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           .option('app', appOption)
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'host to listen on' })
           .option('port', { type: 'number', default: 4000, describe: 'port (0 picks a free one)' })
-          .option('v5-compat', v5CompatOption)
+          .option('v5-compat', { type: 'boolean', default: false, describe: 'serve v5 clients too: the compat endpoint (the flat v5 schema) at /graphql/v5 beside each /graphql, and v5-shaped MCP calls' })
           .option('mutations', mutationsOption)
           .option('allowed-host', allowedHostOption),
       async (a) => {

@@ -79,7 +79,7 @@ const HELP: HelpSpec = {
     ...catalog.map((t) => ({ command: `${t.name} <paths..>`, describe: `${t.from} → ${t.to}: ${t.description}` })),
   ],
   options: OPTIONS,
-  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs.',
+  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was).',
 };
 const describeOf = (command: string) => HELP.commands.find((c) => c.command === command)!.describe;
 

@@ -27,7 +27,7 @@ import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, ty
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
 import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
-import { checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
+import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
 import { rememberText } from '../lib/program.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -201,6 +201,7 @@ const scripts = scriptTransform<unknown>(
       const schema = schemas.length === 1 ? schemas[0] : undefined;
       const cross = facts as readonly CrossFact[];
       const checked = checkedRun(cross, project);
+      assertChecked(checked, file);
       // The lines the data-flow passes mark and the hand-offs they follow: the checker's own marker would say it twice, or wrongly.
       const marked = new Set<number>();
       const followed = new Set<number>();

@@ -1,0 +1,10 @@
+/** Text from data (client names, coordinates, paths, documents) in HTML and in Markdown: nothing in it may become markup. */
+
+/** In HTML (text and attribute values). */
+export const esc = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** In Markdown. */
+export const md = (s: string): string => s.replace(/[\\`*_[\]|<>&]/g, (c) => `\\${c}`);
+/** Inline code; a backtick inside would end it, so it is shown as a quote. */
+export const mdCode = (s: string): string => `\`${s.replace(/`/g, "'")}\``;

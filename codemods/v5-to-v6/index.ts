@@ -18,15 +18,16 @@ import { chooseSchema, knownOf, selectsRootFields } from '../../compat/v6-form/c
 import type { FlatIndex, FlatTarget } from '../../compat/flat-index.js';
 import { describeMove, rewriteDocument, type DocumentRewrite, type MovedPath } from '../../compat/v6-form/document.js';
 import { MAGIC_COMMENT } from './embedded.js';
+import { DOCUMENT_HINT } from './untagged.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
-import { moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { describeMoves, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
 import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
-import { checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
+import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
 import { rememberText } from '../lib/program.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -138,6 +139,10 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
       continue;
     }
     if (!choice || !rewrite) continue;
+    if (doc.built) {
+      ch.manual(doc.node, builtReason(rewrite));
+      continue;
+    }
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
     append(fields, queryMoves(rewrite.moves, choice.schema));
@@ -149,6 +154,12 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
   return { moved, fields };
 }
 
+/** Why a document put together at run time is left to the user: what its v5 root fields become, so its reads follow. */
+function builtReason(rewrite: DocumentRewrite): string {
+  const moves = describeMoves(rewrite.moves);
+  return `a GraphQL document built at run time (joined from parts, or with \`\${…}\` of values): migrate it and the code reading its result by hand${moves ? `; move its reads: ${moves}` : ''}`;
+}
+
 /** Where a script's left-alone documents wait until `finish` reports them. */
 const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualItem[] }>('ergraph.v5-to-v6.left-alone');
 
@@ -157,7 +168,7 @@ const scripts = scriptTransform<unknown>(
   {
     // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields).
     wants: (source) =>
-      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source),
+      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source),
     prepare: prepareRun,
     // The read-site pass run dry over the file's documents, for what it hands to other code (`reads/cross.ts`).
     scan({ sf, file, project }, options) {
@@ -190,6 +201,7 @@ const scripts = scriptTransform<unknown>(
       const schema = schemas.length === 1 ? schemas[0] : undefined;
       const cross = facts as readonly CrossFact[];
       const checked = checkedRun(cross, project);
+      assertChecked(checked, file);
       // The lines the data-flow passes mark and the hand-offs they follow: the checker's own marker would say it twice, or wrongly.
       const marked = new Set<number>();
       const followed = new Set<number>();

@@ -25,6 +25,7 @@ import { rewriteNamingHelpers } from './naming-helpers.js';
 import { describeMoves, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
+import { clientCaches } from './reads/client-caches.js';
 import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
 import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
@@ -122,15 +123,18 @@ function movedInGraphQLFile(source: string, options: TransformOptions | undefine
   if (!choice || choice === 'foreign') return [];
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options!));
   keepIfInvalid(rewrite, document, source, choice.schema, false);
-  return queryMoves(rewrite.moves, choice.schema);
+  return rootMoves(rewrite.moves, choice.schema);
 }
 
-/** The moves of a rewrite that are root query fields: what a `cache.modify` may name. */
-function queryMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
-  const query = knownOf(schema).index.query;
-  return moves.flatMap(({ target: { flatName, entity, method } }) =>
-    query.get(flatName)?.some((t) => t.entity === entity && t.method === method) ? [{ from: flatName, entity, method }] : [],
-  );
+/** The root fields a rewrite moves: a `cache.modify` may name the query's, a cache's configuration either's. */
+function rootMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
+  const { query, mutation } = knownOf(schema).index;
+  const is = (index: typeof query, { flatName, entity, method }: MovedPath['target']) => index.get(flatName)?.some((t) => t.entity === entity && t.method === method);
+  return moves.flatMap(({ target }) => {
+    const { flatName: from, entity, method } = target;
+    if (is(query, target)) return [{ from, entity, method }];
+    return is(mutation, target) ? [{ from, entity, method, root: 'mutation' as const }] : [];
+  });
 }
 
 /** Rewrites the file's documents: whether one of them moves response paths, and the root query fields they move. */
@@ -159,7 +163,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     }
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
-    append(fields, queryMoves(rewrite.moves, choice.schema));
+    append(fields, rootMoves(rewrite.moves, choice.schema));
     moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
     moved ||= rewrite.moves.length > 0;
     // Markers go above the whole template: a line inside it would change the document text.
@@ -180,9 +184,10 @@ const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualIt
 const scripts = scriptTransform<unknown>(
   { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
-    // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields).
+    // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields);
+    // `InMemoryCache`, Graphcache, `.evict(`/`.invalidate(`: a client's cache, configured and updated apart from its documents (reads/client-caches.ts).
     wants: (source) =>
-      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source),
+      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName|InMemoryCache)\b|\.(?:modify|evict|invalidate)\s*\(|@urql\/exchange-graphcache/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source),
     prepare: prepareRun,
     // The read-site pass run dry over the file's documents, for what it hands to other code (`reads/cross.ts`).
     scan({ sf, file, project }, options) {
@@ -237,7 +242,9 @@ const scripts = scriptTransform<unknown>(
       }
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
       // Fields named by a variable: the file's own moves, or the run's where its documents moved none.
-      markUnseenCacheFields(ch, fields.length > 0 ? fields : movedInRun(cross));
+      markUnseenCacheFields(ch, fields.some((f) => !f.root) ? fields : movedInRun(cross));
+      // A client's cache serves every document of the run.
+      clientCaches(ch, [...fields, ...movedInRun(cross)], schemas, rewriteOptions(options).keepResponseKeys !== false);
       rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending, options.alone);
       rewriteNamingHelpers(ch);
     },

@@ -5,7 +5,8 @@
  * that differ are the ones whose migration needs another file of the tree (a relationship or an
  * entity class declared elsewhere, a barrel, a resolver bound elsewhere) or the v6 schema the CLI
  * finds itself: there jscodeshift leaves a marker naming `npx ergraph-migrate`, and nothing else
- * differs but what those markers hold back. A second jscodeshift run changes nothing.
+ * differs but what those markers hold back. A second jscodeshift run changes nothing (run where
+ * markers were added: the runner's own reruns are held by test/codemods/rerun.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -39,11 +40,11 @@ interface Run {
   /** As the CLI's runner leaves each case's tree. */
   cli: Map<string, string>;
   first: Awaited<ReturnType<typeof jscodeshift>>;
-  second: Awaited<ReturnType<typeof jscodeshift>>;
+  second?: Awaited<ReturnType<typeof jscodeshift>>;
 }
 
 /** Every fixture case of `step` in one folder (a file migrated alone cannot see the other cases), jscodeshift twice, the runner per case. */
-async function compare(step: string, label: string, cases: string[], schema?: string): Promise<Run> {
+async function compare(step: string, label: string, cases: string[], schema: string | undefined, rerun: boolean): Promise<Run> {
   const dir = join(root, label);
   const cli = new Map<string, string>();
   const options = schema ? { schema: await loadSchema(schema) } : {};
@@ -58,7 +59,7 @@ async function compare(step: string, label: string, cases: string[], schema?: st
   const args = schema ? [`--schema=${schema}`] : [];
   const first = await jscodeshift(step, dir, ...args);
   const shifted = new Map([...readTree(dir)]);
-  const second = await jscodeshift(step, dir, ...args);
+  const second = rerun ? await jscodeshift(step, dir, ...args) : undefined;
   return { shifted, cli, first, second };
 }
 
@@ -127,13 +128,13 @@ describe.each([
   let run: Run;
   beforeAll(async () => {
     const cases = step === 'v5-to-v6' ? ['app'] : caseNames(step);
-    run = await compare(step, label.replace(/ /g, '-'), cases, schema);
+    run = await compare(step, label.replace(/ /g, '-'), cases, schema, Object.keys(DIFFER[label]!).length > 0);
   }, 300_000);
 
   it('runs every file without an error, and a second run changes nothing', () => {
     expect(run.first.errors, run.first.out).toBe(0);
     expect(run.first.ok, run.first.out).toBeGreaterThan(0);
-    expect([run.second.errors, run.second.ok], run.second.out).toEqual([0, 0]);
+    if (run.second) expect([run.second.errors, run.second.ok], run.second.out).toEqual([0, 0]);
   });
 
   it('leaves each file as the CLI does, but where it needs the rest of the tree: marked there for ergraph-migrate', () => {

@@ -95,6 +95,17 @@ describe('the two packages', () => {
     expect(shared).not.toContain('compat/handler.ts');
   });
 
+  it('say where they come from, and ship the one MIT license', () => {
+    for (const [dir, pkg] of [['', ergraph], ['codemods', migrate]] as const) {
+      const m = pkg as Manifest & { license?: string; repository?: { url: string; directory?: string }; homepage?: string; bugs?: { url: string } };
+      expect(m.license).toBe('MIT');
+      expect(m.repository?.url).toBe('git+https://github.com/ergraph/ergraph.git');
+      expect(m.repository?.directory).toBe(dir || undefined);
+      expect([m.homepage, m.bugs?.url].every((url) => url?.startsWith('https://github.com/ergraph/ergraph'))).toBe(true);
+    }
+    expect(readFileSync(join(ROOT, 'codemods', 'LICENSE'), 'utf8')).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
+  });
+
   it('move in lockstep: one version in both manifests and the lockfile', () => {
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
     expect([migrate.version, lock.packages['']?.version, lock.packages.codemods?.version]).toEqual([ergraph.version, ergraph.version, ergraph.version]);

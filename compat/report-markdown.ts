@@ -67,7 +67,7 @@ export async function compatReport(options: CompatReportOptions): Promise<{ text
   if (format !== 'md' && format !== 'json') throw new RangeError(`format must be md or json, got ${JSON.stringify(format)}`);
   const days = checkDays(options.days ?? 30);
   const opened = typeof options.database === 'string';
-  const store = typeof options.database === 'string' ? await openUsageStore(options.database) : options.database;
+  const store = typeof options.database === 'string' ? await openUsageStore(options.database, { existing: true }) : options.database;
   try {
     const report = await retirementReport(store, { days, now: options.now });
     return { report, text: format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportMarkdown(report) };

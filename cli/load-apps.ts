@@ -1,6 +1,8 @@
-/** Loading the MCP apps a user module declares, for `ergraph mcp --app <module>`. */
+/** Loading the apps a user module declares, for every `ergraph … --app <module>`. */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
+import type { ErDiagram } from '../src/er/diagram.js';
+import type { GraphQLHandler } from '../src/graphql/handler.js';
 import type { McpApp } from '../src/mcp/apps.js';
 import type { PictureServices } from '../src/picture/index.js';
 import { importUserModule } from '../src/cli-kit/user-module.js';
@@ -20,6 +22,41 @@ function appsIn(exported: unknown): McpApp[] | undefined {
   return undefined;
 }
 
+// Told apart by shape, not instanceof: the module may hold another copy of ergraph than this CLI.
+const isDiagram = (value: unknown): value is ErDiagram =>
+  !!value && typeof value === 'object' && Array.isArray((value as ErDiagram).entities) && typeof (value as ErDiagram).entityInfos === 'function';
+const isHandler = (value: unknown): value is GraphQLHandler =>
+  !!value && typeof value === 'object' && typeof (value as GraphQLHandler).prepare === 'function' && isDiagram((value as GraphQLHandler).diagram);
+
+/** What an app module may export, for the message when it exports none of it. */
+export const APP_EXPORTS =
+  '`export const apps = [{ name, handler, description }]` (or a default export of that list), a GraphQLHandler, or an ErDiagram';
+
+/**
+ * A module without `apps`: each exported GraphQLHandler, and each exported ErDiagram no exported
+ * handler serves, becomes an app named after its export (`default`: after the file). A diagram
+ * gets a plain `new GraphQLHandler(diagram)`, made with the module's own ergraph.
+ */
+async function appsOfGraphs(mod: Record<string, unknown>, file: string): Promise<McpApp[]> {
+  const named = (key: string) => (key === 'default' ? basename(file).replace(/\.[^.]*$/, '') : key);
+  const seen = new Set<unknown>();
+  const handlers: [string, GraphQLHandler][] = [];
+  const diagrams: [string, ErDiagram][] = [];
+  for (const [key, value] of Object.entries(mod)) {
+    if (seen.has(value)) continue;
+    seen.add(value);
+    if (isHandler(value)) handlers.push([named(key), value]);
+    else if (isDiagram(value)) diagrams.push([named(key), value]);
+  }
+  const served = new Set(handlers.map(([, h]) => h.diagram));
+  const bare = diagrams.filter(([, d]) => !served.has(d));
+  const { GraphQLHandler: Handler } = bare.length > 0 ? ((await import('ergraph')) as typeof import('../src/index.js')) : { GraphQLHandler: undefined };
+  return [
+    ...handlers.map(([name, handler]) => ({ name, handler })),
+    ...bare.map(([name, diagram]) => ({ name, handler: new Handler!(diagram) })),
+  ];
+}
+
 /**
  * Import `modulePath` (relative to `cwd`) and find its apps: `export const apps = [...]`, or a
  * default export that is the list or an object holding `apps`.
@@ -32,19 +69,17 @@ export async function loadApps(modulePath: string, cwd = process.cwd()): Promise
 export async function loadAppModule(modulePath: string, cwd = process.cwd()): Promise<{ apps: McpApp[]; exports: Record<string, unknown> }> {
   const file = resolve(cwd, modulePath);
   if (!existsSync(file)) throw new CliError(`app module not found: ${file}`);
-  let mod: Record<string, unknown>;
   try {
     if (/\.[cm]?tsx?$/.test(file)) await registerTypeScript(`--app ${modulePath} (TypeScript)`);
   } catch (error) {
     if (error instanceof MissingPeerError) throw new CliError(`${error.message}, or point --app at compiled JavaScript`);
     throw error;
   }
-  mod = (await importUserModule(file)).exports;
-  const apps = appsIn(mod.apps) ?? appsIn(mod.default);
-  if (!apps) {
-    throw new CliError(
-      `${modulePath} must export the MCP apps: export const apps = [{ name, handler, description }] (or a default export of that list)`,
-    );
+  const mod = (await importUserModule(file)).exports;
+  const apps = appsIn(mod.apps) ?? appsIn(mod.default) ?? (await appsOfGraphs(mod, file));
+  if (apps.length === 0) {
+    const found = Object.keys(mod);
+    throw new CliError(`${modulePath} exports no app: export ${APP_EXPORTS} (it exports ${found.length > 0 ? found.join(', ') : 'nothing'})`);
   }
   return { apps, exports: mod };
 }

@@ -12,7 +12,7 @@ import { detectVersion } from './detect.js';
 import { EXIT } from './exit.js';
 import { nothingToDo, planUpgrade, readScripts, tooOld } from './plan.js';
 import { changedSince, commitFiles, unrevertable } from './runner/git.js';
-import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
+import { errorLine, manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
 import type { Transform, TransformOptions } from './types.js';
 import { findV6Schema } from './v5-to-v6/sources.js';
@@ -122,7 +122,7 @@ function print(report: MigrationReport, args: RunArgs, io: CliIO): void {
   if (args.dryRun) io.stdout.write(unifiedDiffs(report));
   for (const s of report.skipped) io.stderr.write(`skipped: ${s.file}: ${s.reason}\n`);
   for (const f of report.files) {
-    if (f.error) io.stderr.write(`error: ${f.error} (left unchanged)\n`);
+    if (f.error) io.stderr.write(`error: ${errorLine(f)} (left unchanged)\n`);
     const manifest = manifestLine(f, args.dryRun);
     if (manifest) io.stdout.write(`manifest: ${manifest}\n`);
     for (const m of f.manual) io.stdout.write(`manual: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);

@@ -6,7 +6,7 @@
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
  * 4 `verify` found an operation whose v6 answer differs from its v5 one.
  *
- * `--help`, `list` and `--version` given alone answer from the steps' metadata and the table below,
+ * `--help`, `list` and `--version` (`-v`) given alone answer from the steps' metadata and the table below,
  * without yargs (its help layout measures every word: cli-help.ts); everything else, usage errors
  * included, is parsed by yargs, loaded then, and none of it loads TypeScript's parser (issue 31.3;
  * test/codemods/cli-start.test.ts). Commands that touch files load cli-run.ts, and through it the
@@ -79,7 +79,7 @@ const HELP: HelpSpec = {
     ...catalog.map((t) => ({ command: `${t.name} <paths..>`, describe: `${t.from} → ${t.to}: ${t.description}` })),
   ],
   options: OPTIONS,
-  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs.',
+  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was).',
 };
 const describeOf = (command: string) => HELP.commands.find((c) => c.command === command)!.describe;
 
@@ -108,7 +108,7 @@ export const run = (argv: readonly string[]) => runCommand(main, argv);
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   // The commands of issue 31.3 that need no parser: exactly these words, nothing else given.
   if (argv.length === 1 && argv[0] === '--help') return io.stdout.write(`${helpText(io)}\n`), EXIT.ok;
-  if (argv.length === 1 && argv[0] === '--version') return io.stdout.write(`${packageVersion(import.meta.url)}\n`), EXIT.ok;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return io.stdout.write(`${packageVersion(import.meta.url)}\n`), EXIT.ok;
   if (argv.length === 1 && argv[0] === 'list') return io.stdout.write(listing()), EXIT.ok;
   let code: number = EXIT.ok;
   const parser = await parserFor(argv, io, (c) => (code = c));
@@ -209,6 +209,7 @@ async function parserFor(argv: readonly string[], io: CliIO, setCode: (code: num
     .strict()
     .help()
     .version(packageVersion(import.meta.url))
+    .alias('version', 'v')
     .exitProcess(false)
     .epilogue(HELP.epilogue)
     .fail((message, error) => {

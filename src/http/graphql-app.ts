@@ -6,6 +6,7 @@
 import { getOperationAST } from 'graphql';
 import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../graphql/handler.js';
+import { sampleQuery } from '../graphql/sample-query.js';
 import { erPicture, type ErPicture, type PictureServices } from '../picture/model.js';
 import { erResponse } from './er-page.js';
 import { mountGraphQL, RequestError, type GraphQLEndpoint, type GraphQLHttpOptions } from './over-http.js';
@@ -17,7 +18,10 @@ export interface GraphqlAppOptions extends Partial<Omit<GraphQLHttpOptions, 'pat
   context?: (c: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Serve GraphiQL on GET without a query (default true). */
   graphiql?: boolean;
-  /** The query GraphiQL opens with (see `GraphiqlOptions.defaultQuery`); GraphiQL's welcome comment when unset. */
+  /**
+   * The query GraphiQL opens with (see `GraphiqlOptions.defaultQuery`); when unset, a query of the
+   * served schema that runs as it stands (`sampleQuery`).
+   */
   defaultQuery?: string;
   /**
    * The app's name on the GraphiQL page, which keeps its saved editor state apart from other
@@ -58,7 +62,8 @@ export function handlerEndpoint(handler: GraphQLHandler, options: GraphqlAppOpti
     graphiql:
       options.graphiql === false
         ? undefined
-        : (urls) => handler.getGraphiqlHtml({ ...urls, defaultQuery: options.defaultQuery, app: options.name ?? handler.options.serviceName }),
+        : (urls) =>
+            handler.getGraphiqlHtml({ ...urls, defaultQuery: options.defaultQuery ?? sampleQuery(handler.schema), app: options.name ?? handler.options.serviceName }),
   };
 }
 

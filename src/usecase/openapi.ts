@@ -70,10 +70,23 @@ class Components {
           }
         } else out[key] = walk(child);
       }
-      return out;
+      return withExample(out);
     };
     return relink(walk(schema) as Json);
   }
+}
+
+/**
+ * `z.int()` is bounded by JavaScript's safe integers, and Swagger UI fills a request with a
+ * schema's `minimum` when nothing else is given: every id read `-9007199254740991`. An integer
+ * with no lower bound of its own (nor a default or example) gets the example 1, or its maximum
+ * when that is lower; the bounds stay, since the route refuses what lies outside them.
+ */
+function withExample(json: Json): Json {
+  if (json.type !== 'integer' || json.minimum !== Number.MIN_SAFE_INTEGER) return json;
+  if ('default' in json || 'examples' in json || 'example' in json) return json;
+  const max = typeof json.maximum === 'number' ? json.maximum : 1;
+  return { ...json, examples: [Math.min(1, max)] };
 }
 
 /**

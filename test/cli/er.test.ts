@@ -37,6 +37,13 @@ describe('ergraph er', () => {
     expect(svg.stdout).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   });
 
+  it('draws a module that exports only its ER diagram', async () => {
+    const { diagram: notes } = await import('./fixtures/diagram-only.js');
+    const { code, stdout, stderr } = await run(['er', '--app', 'test/cli/fixtures/diagram-only.ts']);
+    expect([code, stderr]).toEqual([0, '']);
+    expect(stdout).toBe(erMermaid(erPicture(notes)));
+  });
+
   it('picks one app of several with --name, and says which exist otherwise', async () => {
     const several = await run(['er', '--app', 'test/cli/fixtures/two-apps.ts']);
     expect(several.code).toBe(1);

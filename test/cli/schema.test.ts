@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { buildSchema, graphqlSync, getIntrospectionQuery, printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaDiff } from 'ergraph';
+import { GraphQLHandler, schemaDiff } from 'ergraph';
 import { compatApp, createCompatHandler, openUsageStore } from 'ergraph/compat';
 import { createV6Handler } from '../compat/helpers.js';
 import { linkErgraph } from '../support/built-package.js';
@@ -41,6 +41,17 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ergraph schema print', () => {
+  it('takes a module that exports only an ER diagram, served as a plain GraphQLHandler named after the export', async () => {
+    const { diagram } = await import('./fixtures/diagram-only.js');
+    const printed = spawnCli(['schema', 'print', '--app', 'test/cli/fixtures/diagram-only.ts']);
+    expect(await printed.exit()).toBe(0);
+    expect(printed.stderr()).toBe('');
+    expect(printed.stdout()).toBe(`${printSchema(new GraphQLHandler(diagram).schema)}\n`);
+    expect(printed.stdout()).toContain('Note: NoteQuery!');
+    const named = await run(['schema', 'print', '--app', 'test/cli/fixtures/diagram-only.ts', '--name', 'diagram']);
+    expect([named.code, named.stderr]).toEqual([0, '']);
+  }, 60_000);
+
   it('prints the v6 SDL of the chosen app, and the v5 flat SDL with --v5', async () => {
     const v6 = spawnCli(['schema', 'print', '--app', 'test/cli/fixtures/two-apps.ts', '--name', 'books']);
     expect(await v6.exit()).toBe(0);

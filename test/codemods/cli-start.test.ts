@@ -68,9 +68,13 @@ describe('ergraph-migrate start', () => {
     expect(r.files.filter((f) => LAYOUT.test(f)).length).toBeGreaterThan(0);
   });
 
-  it('--version prints the package version', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(run(['--version']).stdout.trim()).toBe(pkg.version);
+  it('--version and -v print the ergraph-migrate package version, exit 0', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../codemods/package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    expect(pkg.name).toBe('ergraph-migrate');
+    for (const flag of ['--version', '-v']) {
+      const r = run([flag]);
+      expect([r.status, r.stdout, r.stderr], flag).toEqual([0, `${pkg.version}\n`, '']);
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { buildSchema } from 'graphql';
 import { transform } from '../../codemods/v5-to-v6/index.js';
 import type { TransformOptions } from '../../codemods/types.js';
 import { documentsOf, type Found } from '../../codemods/verify/find.js';
+import { DocumentModules } from '../../codemods/verify/imports.js';
 import { detectVersion } from '../../codemods/detect.js';
 import { FIXTURES } from './helpers.js';
 
@@ -135,7 +136,7 @@ describe('untagged documents: verify and the version detector find the same ones
     const found: Found = { documents: [], mapping: {}, skipped: [] };
     // No `graphql` anywhere in the text (the endpoint is `/api`): the documents alone say what the file holds.
     const source = lines(FETCH_APP.replaceAll('/graphql', '/api'), "export const built = (f: string) => '{ userGetAll { ' + f + ' } }';", "export const not = '{ color: red }';");
-    documentsOf('/app/api.ts', 'api.ts', source, found);
+    documentsOf('/app/api.ts', 'api.ts', source, found, new DocumentModules(() => undefined));
     expect(found.documents.map((d) => [d.line, d.text.trim(), d.notRun !== undefined])).toEqual([
       [2, '{ userGetAll { id name } }', false],
       [6, 'query Tasks { taskGetAll { id title } }', false],

@@ -1,4 +1,6 @@
 import { runInNewContext } from 'node:vm';
+import { buildSchema, parse, validate } from 'graphql';
+import { sampleQuery } from '../../src/graphql/sample-query.js';
 import { describe, expect, it } from 'vitest';
 import { GraphQLHandler } from 'ergraph';
 import { graphqlApp } from 'ergraph/http';
@@ -38,8 +40,15 @@ describe('GraphiQL defaultQuery', () => {
     expect(props.fetcher).toBe('fetcher');
   });
 
-  it('leaves GraphiQL its own welcome text when no query is given', async () => {
-    expect(graphiqlProps(await page({}))).not.toHaveProperty('defaultQuery');
+  it('opens on a query of the served schema when none is given, which runs as it stands', async () => {
+    const query = graphiqlProps(await page({})).defaultQuery as string;
+    expect(query).toMatch(/^# A query of this schema: press the run button/);
+    expect(validate(handler.schema, parse(query))).toEqual([]);
+    const result = await handler.execute(query);
+    expect(result.errors ?? []).toEqual([]);
+    expect(Object.keys(result.data as object)).toHaveLength(1);
+    expect(sampleQuery(buildSchema('type Query { me(token: String!): String }'))).toBeUndefined();
+    expect(sampleQuery(buildSchema('type Query { a: A } type A { b(limit: Int): [B] } type B { id: ID name: String }'))).toContain('a {\n    b(limit: 3) {\n      id\n      name');
   });
 
   it('cannot break out of the script with </script>, comments, quotes or line separators', async () => {

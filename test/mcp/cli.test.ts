@@ -32,7 +32,9 @@ describe('ergraph CLI', () => {
 
     const noApps = io();
     expect(await main(['mcp', '--app', 'test/mcp/fixture.ts'], noApps.io)).toBe(1);
-    expect(noApps.out.stderr).toContain('test/mcp/fixture.ts must export the MCP apps');
+    expect(noApps.out.stderr).toBe(
+      'ergraph: test/mcp/fixture.ts exports no app: export `export const apps = [{ name, handler, description }]` (or a default export of that list), a GraphQLHandler, or an ErDiagram (it exports demoHandler, demoApps)\n',
+    );
   });
 
   it('exits 2 on usage errors', async () => {

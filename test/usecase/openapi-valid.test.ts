@@ -102,6 +102,22 @@ describe.runIf(requireChromium())('the demo docs page in headless Chromium', () 
     await database?.close();
   });
 
+  it("fills a request's id, and the answer's, with 1 rather than the lowest safe integer", async () => {
+    await withPage(`${base}/docs`, 'usecase-docs-examples', async (page, problems) => {
+      const op = page.locator('#operations-TaskService-TaskService_getTask');
+      await op.waitFor({ timeout: 15_000 });
+      await op.locator('.opblock-summary').click();
+      await op.locator('.try-out__btn').click();
+      const body = op.locator('.body-param textarea');
+      await body.waitFor({ timeout: 15_000 });
+      expect(JSON.parse(await body.inputValue())).toEqual({ taskId: 1 });
+      const answer = await op.locator('.responses-wrapper .example').first().textContent();
+      expect(answer).toContain('"id": 1');
+      expect(answer).not.toContain('9007199254740991');
+      expect(problems).toEqual([]);
+    });
+  });
+
   it('"Try it out" on myTasks sends the x-user-id header and shows the 200 answer', async () => {
     await withPage(`${base}/docs`, 'usecase-docs-try-it-out', async (page, problems) => {
       const op = page.locator('#operations-TaskService-TaskService_myTasks');

@@ -1,8 +1,9 @@
 /** Text from data (client names, coordinates, paths, documents) in HTML and in Markdown: nothing in it may become markup. */
 
-/** In HTML (text and attribute values). */
-export const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../src/graphql/page.js';
+
+/** In HTML (text and attribute values): the pages' one escape. */
+export const esc = escapeHtml;
 
 /** In Markdown. */
 export const md = (s: string): string => s.replace(/[\\`*_[\]|<>&]/g, (c) => `\\${c}`);

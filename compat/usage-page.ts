@@ -11,6 +11,7 @@ import { esc } from './escape.js';
 import { kitSection, type KitView } from './kit-page.js';
 import { heldBack } from './usage-proof.js';
 import type { RetirementReport, Trend, VerdictStatus } from './usage-report.js';
+import { ICON_LINK } from '../src/graphql/page.js';
 
 /**
  * What the page draws: a report, or the route's view of one (no store name, no error text; the
@@ -135,6 +136,7 @@ export function reportPage(report: ReportView, options: { title?: string; kit?: 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
+${ICON_LINK}
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:0 16px 40px;color:#222}
 .verdict{margin:16px 0;padding:16px 20px;border-radius:8px;border:2px solid}

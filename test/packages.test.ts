@@ -32,10 +32,10 @@ function sourcesUnder(dir: string): string[] {
   });
 }
 
-/** `./x.js` from a TypeScript file is `./x.ts` on disk. */
+/** `./x.js` from a TypeScript file is `./x.ts` on disk; from JavaScript (the launchers, the jscodeshift transforms), itself. */
 function onDisk(from: string, specifier: string): string {
   const file = relative(ROOT, resolve(ROOT, dirname(from), specifier));
-  return /\.js$/.test(file) && !/^(bin|codemods\/bin)\//.test(file) ? file.replace(/\.js$/, '.ts') : file;
+  return from.endsWith('.ts') ? file.replace(/\.js$/, '.ts') : file;
 }
 
 const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');

@@ -210,7 +210,7 @@ export async function compatKit(options: CompatKitOptions): Promise<{ text: stri
   const format = options.format ?? 'md';
   if (format !== 'md' && format !== 'json') throw new RangeError(`format must be md or json, got ${JSON.stringify(format)}`);
   const opened = typeof options.database === 'string';
-  const store = typeof options.database === 'string' ? await openUsageStore(options.database) : options.database;
+  const store = typeof options.database === 'string' ? await openUsageStore(options.database, { existing: true }) : options.database;
   try {
     const kit = await migrationKit(store, { client: options.client, now: options.now });
     const text = format === 'json' ? `${JSON.stringify(kit, null, 2)}\n` : kitMarkdown(kit);

@@ -13,7 +13,7 @@ export default defineConfig({
       { find: /^ergraph\/federation$/, replacement: here('./src/federation/index.ts') },
       { find: /^ergraph\/mcp$/, replacement: here('./src/mcp/index.ts') },
       { find: /^ergraph\/compat$/, replacement: here('./compat/index.ts') },
-      { find: /^ergraph\/migrate$/, replacement: here('./codemods/index.ts') },
+      { find: /^ergraph-migrate$/, replacement: here('./codemods/index.ts') },
       { find: /^ergraph$/, replacement: here('./src/index.ts') },
     ],
   },

@@ -41,7 +41,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSchema } from 'graphql';
-import { runMigration, upgradePath, type MigrationReport } from 'ergraph/migrate';
+import { runMigration, upgradePath, type MigrationReport } from 'ergraph-migrate';
 import { collectFiles } from '../codemods/runner/files.js';
 import { PARSE_OPTIONS, SCRIPT_EXTENSIONS, scriptKindFor, ts } from '../codemods/lib/parse.js';
 import { alternate, mainThreadRatio, median, runAlone, type BenchRow } from './report.js';
@@ -121,13 +121,13 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const QUICK: readonly (readonly string[])[] = [['--help'], ['list'], ['--version'], ['no-such-step', 'src']];
 
 /**
- * A fresh project with this build installed from its tarball by plain `npm install`, and the
- * TypeScript this repository has beside it: the two bins as a user's project runs them.
+ * A fresh project with this build of ergraph-migrate installed from its tarball by plain `npm
+ * install`, and the TypeScript this repository has beside it: the two bins as a user's project runs them.
  */
 function packedInstall(): string {
-  if (!existsSync(join(ROOT, 'dist/codemods/cli.js'))) throw new Error('dist/ is not built (npm run build)');
+  if (!existsSync(join(ROOT, 'codemods/dist/codemods/cli.js'))) throw new Error('codemods/dist/ is not built (npm run build)');
   mkdirSync(CACHE, { recursive: true });
-  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', CACHE], { cwd: ROOT, encoding: 'utf8' });
+  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', CACHE], { cwd: join(ROOT, 'codemods'), encoding: 'utf8' });
   const tarball = packed.stdout.trim().split('\n').pop()!;
   if (packed.status !== 0 || !tarball.endsWith('.tgz')) throw new Error(`npm pack failed: ${packed.stderr}`);
   const data = readFileSync(join(CACHE, tarball));

@@ -2,9 +2,6 @@
 // Launcher: the compiled CLI after `npm run build`; from a source checkout, the TypeScript
 // sources through tsx's loader (a dev dependency), so the same command works in both.
 import { existsSync } from 'node:fs';
-import { finish, quietOnClosedPipe } from './finish.js';
-
-quietOnClosedPipe();
 
 const built = new URL('../dist/cli/ergraph.js', import.meta.url);
 let cli;
@@ -15,4 +12,4 @@ else {
   cli = await import(new URL('../cli/ergraph.ts', import.meta.url).href);
 }
 // Every command is done when main returns: serve, mcp and demo return once they are stopped.
-await finish(await cli.main(process.argv.slice(2)));
+await cli.run(process.argv.slice(2));

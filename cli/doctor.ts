@@ -39,7 +39,7 @@ export const OPTIONAL_FEATURES: readonly { what: string; needs: readonly string[
   { what: 'ergraph/orm and ergraph/federation (SQL loaders, federation members)', needs: ['drizzle-orm'] },
   { what: 'usage stores on PostgreSQL (compat report, schema diff --usage with postgres://…)', needs: ['pg', 'drizzle-orm'] },
   { what: 'usage stores on embedded PGlite (pglite:<dir>)', needs: ['@electric-sql/pglite', 'drizzle-orm'] },
-  { what: "ergraph-migrate reading the project's GraphQL Config", needs: ['graphql-config'] },
+  { what: 'a TypeScript --app module (serve, mcp, schema print, er, doctor --app)', needs: ['tsx'] },
 ];
 
 /** One line per optional feature: available, or unavailable with the command that installs what it needs. */

@@ -2,19 +2,22 @@
  * `ergraph`: the command line. `main` returns the exit code instead of exiting, so tests can
  * drive it in-process.
  *
- *   ergraph serve --app <module> [--port --host]  GraphQL (+ GraphiQL) per app and MCP at /mcp
+ *   ergraph serve --app <module> [--port --host]  GraphQL (+ GraphiQL) per app and MCP at /mcp [--v5-compat: /graphql/v5 too]
  *   ergraph mcp --app <module> [--http]           MCP over stdio (what agents spawn) or HTTP [--operations ops.graphql]
  *   ergraph demo [--port --host]                  the demo service of examples/demo
  *   ergraph doctor [--app <module>]               checklist of the setup (exit 1 on problems)
  *   ergraph schema print --app <module> [--v5]    SDL of the v6 schema (or the v5 flat one)
  *   ergraph schema diff <old> <new> [--usage db]  breaking/dangerous/safe changes (exit 1 on breaking)
  *   ergraph compat report --database <url>        the v5 retirement verdict from the usage store
+ *   ergraph compat kit --client <name>            one client's migration kit from the operation catalog
  *   ergraph er --app <module> [--format mermaid|dot|json|svg]  the ER picture of an app
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
  */
 import yargs from 'yargs';
+import { runCommand } from '../src/cli-kit/finish.js';
 import { isUsageError, reportUsageError } from '../src/cli-kit/usage.js';
+import { packageVersion } from '../src/cli-kit/version.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
 
@@ -25,7 +28,13 @@ const mutationsOption = { type: 'boolean', default: false, describe: 'MCP also o
 const allowedHostOption = { type: 'string', array: true, describe: 'hostname MCP clients may reach the server by (Host check against DNS rebinding; loopback names always)' } as const;
 const v5CompatOption = { type: 'boolean', default: false, describe: 'MCP also answers v5-shaped calls (get_query_schema({ name }), list format v5)' } as const;
 
+/** What bin/ergraph.js runs: `main`, and the process ends once its output is written. */
+export const run = (argv: readonly string[]) => runCommand(main, argv);
+
 export async function main(argv: readonly string[], io: CliIO = defaultIO): Promise<number> {
+  // Alone, as `node --version` and npm's own: the version on stdout, exit 0 (yargs would print it
+  // outside `io` and then ask for a command).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return io.stdout.write(`${packageVersion(import.meta.url)}\n`), EXIT.ok;
   let code: number = EXIT.ok;
   const parser = yargs([...argv])
     .scriptName('ergraph')
@@ -38,7 +47,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
           .option('app', appOption)
           .option('host', { type: 'string', default: '127.0.0.1', describe: 'host to listen on' })
           .option('port', { type: 'number', default: 4000, describe: 'port (0 picks a free one)' })
-          .option('v5-compat', v5CompatOption)
+          .option('v5-compat', { type: 'boolean', default: false, describe: 'serve v5 clients too: the compat endpoint (the flat v5 schema) at /graphql/v5 beside each /graphql, and v5-shaped MCP calls' })
           .option('mutations', mutationsOption)
           .option('allowed-host', allowedHostOption),
       async (a) => {
@@ -124,7 +133,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
         )
         .demandCommand(1, 'give a schema command: print or diff'),
     )
-    .command('compat', 'the v5 compat layer: its retirement report', (y) =>
+    .command('compat', 'the v5 compat layer: its retirement report, and a migration kit per client', (y) =>
       y
         .command(
           'report',
@@ -139,7 +148,20 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
             code = await compatReportCommand({ database: a.database, days: a.days, format: a.format }, io);
           },
         )
-        .demandCommand(1, 'give a compat command: report'),
+        .command(
+          'kit',
+          "one client's migration kit: each operation it sent, its v6 text, the response paths that move, the shadow verdict, the v6 id of a persisted one",
+          (z) =>
+            z
+              .option('client', { type: 'string', demandOption: true, describe: 'the client, as it sends x-client-name (see compat report)' })
+              .option('database', { type: 'string', describe: 'the usage database: postgres://…, pglite:<dir> (default: DATABASE_URL)' })
+              .option('format', { choices: ['md', 'json'] as const, default: 'md' as const }),
+          async (a) => {
+            const { compatKitCommand } = await import('./compat.js');
+            code = await compatKitCommand({ client: a.client, database: a.database, format: a.format }, io);
+          },
+        )
+        .demandCommand(1, 'give a compat command: report or kit'),
     )
     .command(
       'er',
@@ -157,7 +179,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
     .demandCommand(1, 'give a command')
     .strict()
     .help()
-    .version(false)
+    .version(packageVersion(import.meta.url))
+    .alias('version', 'v')
     .exitProcess(false)
     .epilogue('Exit codes: 0 done, 1 errors (doctor: problems found), 2 usage.')
     .fail((message, error) => {

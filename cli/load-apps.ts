@@ -5,7 +5,9 @@ import type { ErDiagram } from '../src/er/diagram.js';
 import type { GraphQLHandler } from '../src/graphql/handler.js';
 import type { McpApp } from '../src/mcp/apps.js';
 import type { PictureServices } from '../src/picture/index.js';
-import { importUserModule, TypeScriptLoaderMissing } from '../src/cli-kit/user-module.js';
+import { importUserModule } from '../src/cli-kit/user-module.js';
+import { MissingPeerError } from '../src/peers/peers.js';
+import { registerTypeScript } from './typescript.js';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -67,13 +69,13 @@ export async function loadApps(modulePath: string, cwd = process.cwd()): Promise
 export async function loadAppModule(modulePath: string, cwd = process.cwd()): Promise<{ apps: McpApp[]; exports: Record<string, unknown> }> {
   const file = resolve(cwd, modulePath);
   if (!existsSync(file)) throw new CliError(`app module not found: ${file}`);
-  let mod: Record<string, unknown>;
   try {
-    mod = (await importUserModule(file)).exports;
+    if (/\.[cm]?tsx?$/.test(file)) await registerTypeScript(`--app ${modulePath} (TypeScript)`);
   } catch (error) {
-    if (error instanceof TypeScriptLoaderMissing) throw new CliError(`${file} is TypeScript: install tsx (npm i -D tsx) or point --app at compiled JavaScript`);
+    if (error instanceof MissingPeerError) throw new CliError(`${error.message}, or point --app at compiled JavaScript`);
     throw error;
   }
+  const mod = (await importUserModule(file)).exports;
   const apps = appsIn(mod.apps) ?? appsIn(mod.default) ?? (await appsOfGraphs(mod, file));
   if (apps.length === 0) {
     const found = Object.keys(mod);

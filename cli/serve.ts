@@ -1,7 +1,8 @@
 /**
  * `ergraph serve --app <module>`: every app of a module over HTTP — its GraphQL endpoint and
  * GraphiQL (`/graphql` for one app, `/<name>/graphql` for several) — and MCP over Streamable HTTP
- * at `/mcp`, in one Hono app on one port.
+ * at `/mcp`, in one Hono app on one port. `--v5-compat` serves v5 clients too: the compat
+ * endpoint beside each one (`/graphql/v5`, as the docs mount it) and v5-shaped MCP calls.
  */
 import { Hono, type Context } from 'hono';
 import type { GraphQLHandler } from '../src/graphql/handler.js';
@@ -14,6 +15,7 @@ import { CliError, loadAppModule, servicesIn } from './load-apps.js';
 import { guardExportedPools } from './pools.js';
 import { serveIndex } from './serve-index.js';
 import { stopSignal, type CliIO, type RunOptions } from './io.js';
+import type { CompatHandler } from '../compat/handler.js';
 
 export interface ServeArgs {
   app: string;
@@ -28,6 +30,8 @@ export interface ServeArgs {
 export interface ServedApp {
   name: string;
   graphql: string;
+  /** The v5 compat endpoint (`<graphql>/v5`), with `--v5-compat`. */
+  v5?: string;
   /** The ER picture page beside the endpoint. */
   er: string;
 }
@@ -59,8 +63,12 @@ export function graphqlPaths(apps: readonly McpApp[]): ServedApp[] {
   });
 }
 
+/** The compat endpoint over one app's handler at `path` (from `ergraph/compat`, loaded only for `--v5-compat`). */
+export type V5Endpoint = (handler: GraphQLHandler, path: string) => Hono;
+
 export interface ServeAppOptions {
   v5Compat?: V5Compat;
+  v5Endpoint?: V5Endpoint;
   mutations?: boolean;
   allowedHosts?: readonly string[];
   /** Use-case services drawn on each app's `/er` page (the module's `services` export). */
@@ -68,9 +76,11 @@ export interface ServeAppOptions {
 }
 
 export function buildServeApp(apps: readonly McpApp[], options: ServeAppOptions = {}): { app: Hono; served: ServedApp[] } {
-  const served = graphqlPaths(apps);
+  const served = graphqlPaths(apps).map((s) => (options.v5Endpoint ? { ...s, v5: `${s.graphql}/v5` } : s));
   const root = new Hono();
   apps.forEach((app, i) => {
+    // Mounted before the v6 endpoint, whose routes (GraphiQL's assets) live under the same path.
+    if (options.v5Endpoint) root.route('/', options.v5Endpoint(httpHandlerOf(app), served[i]!.v5!));
     const makeContext = app.context;
     // One context function for both surfaces: it sees the HTTP request either way.
     const context = makeContext && ((c: Context) => makeContext({ transport: 'http', headers: c.req.raw.headers, url: new URL(c.req.url) }));
@@ -95,13 +105,27 @@ export async function startServe(args: ServeArgs, io: CliIO, limits: ServerLimit
   guardExportedPools(exports, (line) => io.stderr.write(line));
   const services = servicesIn(exports.services, args.app);
   // The v5 knowledge is compat's: loaded only when asked for (the v6 engine never imports it).
-  const v5Compat = args.v5Compat ? (await import('../compat/mcp.js')).v5McpCompat() : undefined;
-  const { app, served } = buildServeApp(apps, { v5Compat, mutations: args.mutations, allowedHosts: args.allowedHosts, services });
+  const compat = args.v5Compat ? await import('../compat/index.js') : undefined;
+  const v5Compat = compat?.v5McpCompat();
+  const handlers: CompatHandler[] = [];
+  const v5Endpoint: V5Endpoint | undefined =
+    compat && ((handler, path) => compat.compatApp(handlers[handlers.push(compat.createCompatHandler(handler)) - 1]!, { path }));
+  const { app, served } = buildServeApp(apps, { v5Compat, v5Endpoint, mutations: args.mutations, allowedHosts: args.allowedHosts, services });
   const listening = await serveApp(app, { ...limits, hostname: args.host, port: args.port });
   const base = `http://${args.host}:${listening.port}`;
-  for (const s of served) io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
+  for (const s of served) {
+    io.stdout.write(`ergraph serve: ${s.name} GraphQL at ${base}${s.graphql} · ER picture at ${base}${s.er}\n`);
+    if (s.v5) io.stdout.write(`ergraph serve: ${s.name} v5 GraphQL (compat) at ${base}${s.v5}\n`);
+  }
   io.stdout.write(`ergraph serve: MCP at ${base}/mcp\n`);
-  return listening;
+  if (handlers.length === 0) return listening;
+  // The compat handlers' usage recorders flush on a timer: closed with the server (once, as it is).
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    await listening.close();
+    await Promise.all(handlers.map((h) => h.usage.close()));
+  };
+  return { ...listening, close: () => (closing ??= close()) };
 }
 
 export async function serveCommand(args: ServeArgs, io: CliIO, options: RunOptions = {}): Promise<void> {

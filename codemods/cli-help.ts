@@ -14,6 +14,8 @@ export interface HelpOption {
   array?: boolean;
   default?: unknown;
   demandOption?: boolean;
+  /** A one-letter alias (`-v` of `--version`). */
+  alias?: string;
 }
 
 export interface HelpSpec {
@@ -73,7 +75,9 @@ function table(rows: readonly { left: string; right: string; tail?: string }[], 
 
 /** The help text for `scriptName`, `width` columns wide (yargs': the terminal's, at most 80). */
 export function renderHelp(spec: HelpSpec, scriptName: string, width = 80): string {
-  const options = { ...spec.options, help: { type: 'boolean', describe: 'Show help' }, version: { type: 'boolean', describe: 'Show version number' } } satisfies Record<string, HelpOption>;
+  const options: Record<string, HelpOption> = { ...spec.options, help: { type: 'boolean', describe: 'Show help' }, version: { type: 'boolean', describe: 'Show version number', alias: 'v' } };
+  // yargs indents the long-only flags past the `-x, ` of those with a short alias.
+  const flag = (name: string, option: HelpOption) => (option.alias ? `-${option.alias}, --${name}` : `    --${name}`);
   return [
     ...spec.usage.replace(/\$0/g, scriptName).split('\n').flatMap((line) => wrapWords(line, width)),
     '',
@@ -81,7 +85,7 @@ export function renderHelp(spec: HelpSpec, scriptName: string, width = 80): stri
     ...table(spec.commands.map((c) => ({ left: `${scriptName} ${c.command}`, right: c.describe })), width),
     '',
     'Options:',
-    ...table(Object.entries(options).map(([name, option]) => ({ left: `--${name}`, right: option.describe, tail: extras(option) })), width),
+    ...table(Object.entries(options).map(([name, option]) => ({ left: flag(name, option), right: option.describe, tail: extras(option) })), width),
     '',
     ...wrapWords(spec.epilogue, width),
   ].join('\n');

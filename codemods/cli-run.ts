@@ -12,7 +12,7 @@ import { detectVersion } from './detect.js';
 import { EXIT } from './exit.js';
 import { nothingToDo, planUpgrade, readScripts, tooOld } from './plan.js';
 import { changedSince, commitFiles, unrevertable } from './runner/git.js';
-import { manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
+import { errorLine, manifestLine, summaryLine, toJson, toMarkdown, unifiedDiffs } from './runner/report.js';
 import { runMigration, type MigrationReport } from './runner/run.js';
 import type { Transform, TransformOptions } from './types.js';
 import { findV6Schema } from './v5-to-v6/sources.js';
@@ -122,7 +122,7 @@ function print(report: MigrationReport, args: RunArgs, io: CliIO): void {
   if (args.dryRun) io.stdout.write(unifiedDiffs(report));
   for (const s of report.skipped) io.stderr.write(`skipped: ${s.file}: ${s.reason}\n`);
   for (const f of report.files) {
-    if (f.error) io.stderr.write(`error: ${f.error} (left unchanged)\n`);
+    if (f.error) io.stderr.write(`error: ${errorLine(f)} (left unchanged)\n`);
     const manifest = manifestLine(f, args.dryRun);
     if (manifest) io.stdout.write(`manifest: ${manifest}\n`);
     for (const m of f.manual) io.stdout.write(`manual: ${f.file}:${m.line}:${m.column} [${m.transform}] ${m.reason}\n`);
@@ -202,7 +202,9 @@ export async function execute(chosen: readonly CatalogEntry[], args: RunArgs, io
   if (idle) {
     const scripts = new Map(last.files.filter((f) => !f.companionOf).map((f) => [resolve(io.cwd, f.file), f.after]));
     const marked = Math.max(...reports.map((r) => r.summary.manual));
-    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked)}\n`);
+    // Documents the run found to be for another API are no evidence of v5, however their root fields are spelled.
+    const foreign = new Set(last.files.flatMap((f) => f.notForThisApi.map((n) => `${resolve(io.cwd, f.file)}:${n.line}`)));
+    io.stdout.write(`${nothingToDo(scripts, io.cwd, steps[steps.length - 1]!.to, marked, foreign)}\n`);
   }
   if (args.report) writeReport(resolve(io.cwd, args.report), last);
   if (reports.some((r) => r.summary.errors > 0)) return EXIT.errors;

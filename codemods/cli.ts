@@ -6,13 +6,14 @@
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
  * 4 `verify` found an operation whose v6 answer differs from its v5 one.
  *
- * `--help`, `list` and `--version` given alone answer from the steps' metadata and the table below,
+ * `--help`, `list` and `--version` (`-v`) given alone answer from the steps' metadata and the table below,
  * without yargs (its help layout measures every word: cli-help.ts); everything else, usage errors
  * included, is parsed by yargs, loaded then, and none of it loads TypeScript's parser (issue 31.3;
  * test/codemods/cli-start.test.ts). Commands that touch files load cli-run.ts, and through it the
  * steps they run.
  */
 import type { Argv } from 'yargs';
+import { runCommand } from '../src/cli-kit/finish.js';
 import { processIO, type CommandIO } from '../src/cli-kit/io.js';
 import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
 import { packageVersion } from '../src/cli-kit/version.js';
@@ -78,7 +79,7 @@ const HELP: HelpSpec = {
     ...catalog.map((t) => ({ command: `${t.name} <paths..>`, describe: `${t.from} → ${t.to}: ${t.description}` })),
   ],
   options: OPTIONS,
-  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs.',
+  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was).',
 };
 const describeOf = (command: string) => HELP.commands.find((c) => c.command === command)!.describe;
 
@@ -101,10 +102,13 @@ export async function yargsHelp(): Promise<string> {
   return (await parserFor([], processIO(), () => {})).wrap(null).getHelp();
 }
 
+/** What bin/ergraph-migrate.js runs: `main`, and the process ends once its output is written. */
+export const run = (argv: readonly string[]) => runCommand(main, argv);
+
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
   // The commands of issue 31.3 that need no parser: exactly these words, nothing else given.
   if (argv.length === 1 && argv[0] === '--help') return io.stdout.write(`${helpText(io)}\n`), EXIT.ok;
-  if (argv.length === 1 && argv[0] === '--version') return io.stdout.write(`${packageVersion()}\n`), EXIT.ok;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return io.stdout.write(`${packageVersion(import.meta.url)}\n`), EXIT.ok;
   if (argv.length === 1 && argv[0] === 'list') return io.stdout.write(listing()), EXIT.ok;
   let code: number = EXIT.ok;
   const parser = await parserFor(argv, io, (c) => (code = c));
@@ -204,7 +208,8 @@ async function parserFor(argv: readonly string[], io: CliIO, setCode: (code: num
     .demandCommand(1, 'give a transform, upgrade or list')
     .strict()
     .help()
-    .version(packageVersion())
+    .version(packageVersion(import.meta.url))
+    .alias('version', 'v')
     .exitProcess(false)
     .epilogue(HELP.epilogue)
     .fail((message, error) => {

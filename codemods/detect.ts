@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { evidenceIn } from './evidence.js';
+import { evidenceIn, v5DocumentLines } from './evidence.js';
 import { compareVersions, knownVersion, KNOWN_VERSIONS } from './versions.js';
 
 export interface Detection {
@@ -40,24 +40,37 @@ export function installedErgraph(cwd: string): { version: string; file: string }
   }
 }
 
+/** What a v5 document in a script is evidence of: v5's flat root fields are the schema of every version before 6. */
+const V5_DOCUMENT = { what: 'GraphQL document with v5 root fields', version: '5.5' };
+
 /**
  * The version `texts` are at: the oldest shape found outside lines already marked for a human,
- * and (unless `codeOnly`) the installed package, whichever is older.
+ * and (unless `codeOnly`) the installed package, whichever is older. `notForThisApi` are the
+ * `file:line` of documents a run found to be for another API (their root fields only look like v5's).
  */
-export function detectVersion(texts: ReadonlyMap<string, string>, cwd: string, { codeOnly = false } = {}): Detection {
+export function detectVersion(texts: ReadonlyMap<string, string>, cwd: string, { codeOnly = false, notForThisApi = new Set<string>() as ReadonlySet<string> } = {}): Detection {
   const evidence: string[] = [];
   let version: string | undefined;
   const older = (v: string) => {
     if (version === undefined || compareVersions(v, version) < 0) version = v;
   };
   const seen = new Set<string>();
+  const shown = (file: string) => relative(cwd, file).split('\\').join('/');
   for (const [file, text] of texts) {
     for (const site of evidenceIn(text)) {
       if (site.reported || seen.has(site.shape.what)) continue;
       seen.add(site.shape.what);
       older(site.shape.version);
-      evidence.push(`${site.shape.what} (${relative(cwd, file).split('\\').join('/')}:${site.line}) → ${site.shape.version}`);
+      evidence.push(`${site.shape.what} (${shown(file)}:${site.line}) → ${site.shape.version}`);
     }
+  }
+  // One document is evidence enough: the texts after it are not scanned for more.
+  for (const [file, text] of texts) {
+    const line = v5DocumentLines(text).find((l) => !notForThisApi.has(`${file}:${l}`));
+    if (line === undefined) continue;
+    older(V5_DOCUMENT.version);
+    evidence.push(`${V5_DOCUMENT.what} (${shown(file)}:${line}) → ${V5_DOCUMENT.version}`);
+    break;
   }
   const installed = codeOnly ? undefined : installedErgraph(cwd);
   if (installed) {

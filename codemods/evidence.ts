@@ -6,6 +6,7 @@
  * A site on a line already marked `TODO(ergraph-migrate)` is reported work, not news.
  */
 import { ts } from './lib/parse.js';
+import { DOCUMENT_HINT, readsAsV5Document } from './v5-to-v6/untagged.js';
 
 export interface Shape {
   /** The newest version whose code can have it. */
@@ -89,18 +90,18 @@ const MARKER = /^[ \t]*(?:\/\/|#) TODO\(ergraph-migrate\): /;
 // Read once: `ts.SyntaxKind` is a getter on the package's exports, read per token otherwise (~13% of this pass).
 const K = ts.SyntaxKind;
 
-/** The text with every comment blanked (newlines kept, so offsets and lines stay). */
-export function withoutComments(text: string): string {
-  if (!text.includes('/*') && !text.includes('//')) return text;
+/**
+ * Every token of a script as TypeScript's scanner reads it, without a parse: a slash where an
+ * expression may start is a regular expression (whose text may hold `//`), and the `}` closing a
+ * template's `${` continues the template.
+ */
+function scanTokens(text: string, onToken: (kind: ts.SyntaxKind, scanner: ts.Scanner) => void): void {
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
-  let out = '';
-  let last = 0;
   let previous = K.Unknown;
   // Brace depth at each open `${`: the `}` that closes one continues the template.
   const templates: number[] = [];
   let depth = 0;
   for (let kind = scanner.scan(); kind !== K.EndOfFileToken; kind = scanner.scan()) {
-    // A slash where an expression may start is a regular expression, whose text may hold `//`.
     if ((kind === K.SlashToken || kind === K.SlashEqualsToken) && !endsExpression(previous)) kind = scanner.reScanSlashToken();
     else if (kind === K.OpenBraceToken) depth++;
     else if (kind === K.CloseBraceToken) {
@@ -110,15 +111,53 @@ export function withoutComments(text: string): string {
       } else depth--;
     }
     if (kind === K.TemplateHead) templates.push(depth);
-    if (kind === K.SingleLineCommentTrivia || kind === K.MultiLineCommentTrivia) {
-      const start = scanner.getTokenStart();
-      out += text.slice(last, start) + scanner.getTokenText().replace(/[^\n\r]/g, ' ');
-      last = scanner.getTokenEnd();
-      continue;
-    }
-    if (kind !== K.WhitespaceTrivia && kind !== K.NewLineTrivia) previous = kind;
+    onToken(kind, scanner);
+    if (kind !== K.WhitespaceTrivia && kind !== K.NewLineTrivia && kind !== K.SingleLineCommentTrivia && kind !== K.MultiLineCommentTrivia) previous = kind;
   }
+}
+
+/** The text with every comment blanked (newlines kept, so offsets and lines stay). */
+export function withoutComments(text: string): string {
+  if (!text.includes('/*') && !text.includes('//')) return text;
+  let out = '';
+  let last = 0;
+  scanTokens(text, (kind, scanner) => {
+    if (kind !== K.SingleLineCommentTrivia && kind !== K.MultiLineCommentTrivia) return;
+    out += text.slice(last, scanner.getTokenStart()) + scanner.getTokenText().replace(/[^\n\r]/g, ' ');
+    last = scanner.getTokenEnd();
+  });
   return out + text.slice(last);
+}
+
+/**
+ * Lines (1-based) of the string and template literals whose text is a GraphQL document with v5
+ * root fields (`readsAsV5Document`), tagged or not; those under a `TODO(ergraph-migrate)` marker
+ * are reported work and left out. Only a text with a literal starting like a document is scanned.
+ */
+export function v5DocumentLines(text: string): number[] {
+  if (!DOCUMENT_HINT.test(text)) return [];
+  const offsets: number[] = [];
+  // The open templates: where each one's text starts, its holes so far, and where the current hole opened.
+  const open: { start: number; holes: [number, number][]; hole: number }[] = [];
+  scanTokens(text, (kind, scanner) => {
+    const [start, end] = [scanner.getTokenStart(), scanner.getTokenEnd()];
+    if (kind === K.StringLiteral || kind === K.NoSubstitutionTemplateLiteral) {
+      if (readsAsV5Document(text.slice(start + 1, end - 1), [])) offsets.push(start);
+    } else if (kind === K.TemplateHead) open.push({ start: start + 1, holes: [], hole: end - 2 });
+    else if ((kind === K.TemplateMiddle || kind === K.TemplateTail) && open.length > 0) {
+      const t = open[open.length - 1]!;
+      t.holes.push([t.hole - t.start, start + 1 - t.start]);
+      t.hole = end - 2;
+      if (kind === K.TemplateTail && open.pop() && readsAsV5Document(text.slice(t.start, end - 1), t.holes)) offsets.push(t.start - 1);
+    }
+  });
+  const lines: number[] = [];
+  for (const offset of offsets) {
+    const before = text.slice(0, offset).split('\n');
+    const above = before[before.length - 2];
+    if (above === undefined || !MARKER.test(above)) lines.push(before.length);
+  }
+  return lines;
 }
 
 function endsExpression(kind: ts.SyntaxKind): boolean {

@@ -2,6 +2,7 @@ import { EXIT as COMMON_EXIT } from '../src/cli-kit/io.js';
 
 /**
  * `ergraph-migrate`'s exit codes: the common ones, 3 manual work left (or v5 documents pending a
- * v6 schema), and 4 `verify` found an operation whose v6 answer differs from its v5 one.
+ * v6 schema), 4 `verify` found an operation whose v6 answer differs from its v5 one, and 5
+ * `verify` proved less than it was asked to (an operation not run, or none found).
  */
-export const EXIT = { ...COMMON_EXIT, manual: 3, differs: 4 } as const;
+export const EXIT = { ...COMMON_EXIT, manual: 3, differs: 4, unproven: 5 } as const;

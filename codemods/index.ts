@@ -1,4 +1,4 @@
-/** `ergraph/migrate`: the programmatic API of the codemods behind `ergraph-migrate`. */
+/** `ergraph-migrate`: the programmatic API of the codemods behind its command line (the package's main export). */
 export { ParseError, type ManualItem, type RequiredOption, type Transform, type TransformOptions, type TransformResult } from './types.js';
 export { applyTransform, applyToFiles, type FileOutcome } from './apply.js';
 export { transforms, findTransform, upgradePath, compareVersions, missingOptions, MissingOptionError } from './registry.js';

@@ -76,9 +76,9 @@ export function tooOld(step: StepMeta, texts: ReadonlyMap<string, string>, cwd: 
 }
 
 /** The console line of a run that changed nothing, with the version the code is at. */
-export function nothingToDo(texts: ReadonlyMap<string, string>, cwd: string, target: string, marked: number): string {
+export function nothingToDo(texts: ReadonlyMap<string, string>, cwd: string, target: string, marked: number, notForThisApi?: ReadonlySet<string>): string {
   const scripts = new Map([...texts].filter(([f]) => SCRIPT_EXTENSIONS.some((e) => f.endsWith(e))));
-  const found = detectVersion(scripts, cwd, { codeOnly: true });
+  const found = detectVersion(scripts, cwd, { codeOnly: true, notForThisApi });
   const at = found.version ? `detected version ${found.version}: ${found.evidence.join('; ')}` : `detected version ${target}: no old-API shapes left in the code`;
   const left = marked > 0 ? `; ${marked} place${marked === 1 ? '' : 's'} still marked TODO(ergraph-migrate) for you` : '';
   return `nothing to do (${at}${left})`;

@@ -1,5 +1,5 @@
 /**
- * Every transform the CLI and `ergraph/migrate` know, and the version order `upgrade` chains
+ * Every transform the CLI and the `ergraph-migrate` API know, and the version order `upgrade` chains
  * them in. Adding a transform is one import and one array entry here, and its `meta` in catalog.ts
  * (what the CLI lists without loading any step).
  */

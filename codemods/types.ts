@@ -1,5 +1,5 @@
 /**
- * The contract every upgrade step implements. The CLI (and `ergraph/migrate`) only talks to
+ * The contract every upgrade step implements. The CLI (and the `ergraph-migrate` API) only talks to
  * transforms through this interface, so each transform stays a plain module with one job.
  */
 import type { GraphQLSchema } from 'graphql';
@@ -21,6 +21,12 @@ export interface TransformOptions {
   writing?: ReadonlySet<string>;
   /** Set by the worker pool for a step after one that changed files in memory: what is on disk is older than the run's texts. */
   diskBehind?: boolean;
+  /**
+   * The file is migrated alone, as a jscodeshift transform (`jscodeshift/`): what only a whole run
+   * knows (the v6 schema found from the project) is marked `TODO(ergraph-migrate)` for
+   * `ergraph-migrate` to do, rather than left for a later run.
+   */
+  alone?: boolean;
   [key: string]: unknown;
 }
 

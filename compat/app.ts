@@ -45,6 +45,20 @@ export interface CompatAppOptions extends SunsetOptions, Partial<Omit<GraphQLHtt
   name?: string;
 }
 
+/**
+ * Settles when the HTTP response has been handed to the network: on Node (`@hono/node-server`)
+ * when it finished or its connection closed. Elsewhere the response is not observable from here:
+ * the turn after the handler returns, when the runtime has the complete response in hand.
+ */
+function responseSent(c: Context): Promise<void> {
+  const outgoing = (c.env as { outgoing?: { once?: (event: string, listener: () => void) => unknown } } | undefined)?.outgoing;
+  return new Promise((resolve) => {
+    if (typeof outgoing?.once !== 'function') return void (globalThis.setImmediate ?? setTimeout)(() => resolve());
+    outgoing.once('finish', resolve);
+    outgoing.once('close', resolve);
+  });
+}
+
 /** The v5 endpoint: compat's handler runs the flat document and names what replaces it. */
 export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions = {}): GraphQLEndpoint {
   const clientHeader = options.clientHeader ?? 'x-client-name';
@@ -79,6 +93,7 @@ export function compatEndpoint(compat: CompatHandler, options: CompatAppOptions 
         extensions: params.extensions,
         documentId: params.documentId,
         signal: c.req.raw.signal,
+        responded: compat.shadow.enabled ? () => responseSent(c) : undefined,
       });
       return deprecations.length > 0 ? { ...response, extensions: { deprecations } } : response;
     },

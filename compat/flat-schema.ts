@@ -15,15 +15,10 @@ import {
 } from 'graphql';
 import { RootlessQuerySchema } from '../src/graphql/rootless.js';
 import { defaultConfig } from '../src/graphql/versions.js';
+import { CompatConfigError } from './errors.js';
 import { buildFlatIndex, groupsOf, rootType, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 
-/** The v6 schema cannot be served flat as is (two methods share one v5 name). */
-export class CompatConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CompatConfigError';
-  }
-}
+export { CompatConfigError } from './errors.js';
 
 export interface FlatSchema {
   schema: GraphQLSchema;

@@ -18,12 +18,15 @@ import { CHECKED_ELSEWHERE, OperationGuard, type OperationLimits } from '../src/
 import { DocumentCache } from '../src/graphql/document-cache.js';
 import { selectOperation } from '../src/graphql/compile.js';
 import { describeTarget, type FlatTarget } from './flat-index.js';
-import { buildFlatSchema } from './flat-schema.js';
+import { catalogEntry, type CatalogEntry, type PersistedUse } from './catalog.js';
+import { buildFlatSchema, CompatConfigError } from './flat-schema.js';
 import { buildLocationMap, type LocationMap } from './locations.js';
 import { persistedQueries, type PersistedQueries, type PersistedQueryOptions } from './persisted.js';
-import { planOperation, type OperationPlan } from './rewrite.js';
+import { mapError, planOperation, v5Data, type OperationPlan } from './rewrite.js';
+import { shadowForms, shadowRunner, type ShadowForm, type ShadowOptions, type ShadowRunner } from './shadow.js';
 import { createUsageRecorder, type UsageRecorder } from './usage-recorder.js';
 import { retirementReport, type RetirementReport, type RetirementReportOptions } from './usage-report.js';
+import { migrationKit, type MigrationKit, type MigrationKitOptions } from './kit.js';
 import { memoryUsageStore, type TrackedCoordinate } from './usage-store.js';
 
 export interface ExecuteOptions {
@@ -38,6 +41,12 @@ export interface ExecuteOptions {
   documentId?: string | null;
   /** Cancels the v6 run when it aborts (the HTTP request's signal: the client went away). */
   signal?: AbortSignal;
+  /**
+   * With `shadow` on: settles once the answer has been sent (`compatApp` passes the end of the
+   * HTTP response). Called only when the request is sampled; its shadow run starts after it.
+   * Default: the turn of the event loop after `execute` resolved.
+   */
+  responded?: () => PromiseLike<unknown>;
 }
 
 export interface ExecutionResponse {
@@ -97,6 +106,12 @@ export interface CompatHandlerOptions {
    * extension are answered `PersistedQueryNotSupported`.
    */
   persisted?: PersistedQueryOptions | false;
+  /**
+   * Shadow runs (off by default): after a sampled v5 query is answered, its v6 form — the text
+   * `ergraph-migrate v5-to-v6` writes — runs with the same variables and context and the answers
+   * are compared as `verify` does; the verdict goes into the operation catalog. E.g. `{ sample: 0.01 }`.
+   */
+  shadow?: ShadowOptions;
 }
 
 export interface CompatHandler {
@@ -113,8 +128,12 @@ export interface CompatHandler {
   readonly persisted: PersistedQueries;
   /** The usage recorder this handler counts into (flush it or close it at shutdown). */
   readonly usage: UsageRecorder;
+  /** Shadow runs: their counters, and `idle()` (e.g. before closing the recorder at shutdown). */
+  readonly shadow: ShadowRunner;
   /** The retirement report from the usage store, after writing what this process has pending. */
   report(options?: Omit<RetirementReportOptions, 'recorder'>): Promise<RetirementReport>;
+  /** One client's migration kit from the operation catalog, after writing what this process has pending. */
+  kit(options: MigrationKitOptions): Promise<MigrationKit>;
   /** Names the v5 fields a document's operation uses, without running it (`[]` if it does not validate). */
   deprecationsOf(query: string, operationName?: string | null): Deprecation[];
   /**
@@ -131,6 +150,10 @@ interface PreparedOperation {
   locations: () => LocationMap | null;
   deprecations: Deprecation[];
   coordinates: string[];
+  /** The operation as the catalog keeps it, built on its first request. */
+  catalog: () => CatalogEntry;
+  /** Its v6 form as sent (literals and all), for shadow runs: built on the first sampled request. */
+  shadowForm: () => ShadowForm | null;
 }
 
 type Prepared =
@@ -140,6 +163,8 @@ type Prepared =
       document: DocumentNode;
       /** Prepared operations by requested `operationName` ('' for none): only names the document holds. */
       operations: Map<string, PreparedOperation>;
+      /** The document's v6 forms, per operation: one rewrite for all of them. */
+      forms?: (operation: string | null) => ShadowForm | null;
     };
 
 const failure = (errors: readonly (GraphQLError | GraphQLFormattedError)[]): ExecutionResponse => ({
@@ -156,22 +181,6 @@ function deprecationOf(target: FlatTarget, rootName: string): Deprecation {
     method: target.method,
     usage: target.operation === 'mutation' ? `mutation ${selection}` : selection,
   };
-}
-
-function mapError(error: GraphQLFormattedError, plan: OperationPlan, locations: () => LocationMap | null): GraphQLFormattedError {
-  const out: { -readonly [K in keyof GraphQLFormattedError]: GraphQLFormattedError[K] } = { message: error.message };
-  if (error.locations) {
-    const map = locations();
-    const mapped = map ? error.locations.map((l) => map.map(l)).filter((l) => l !== null) : [];
-    if (mapped.length > 0) out.locations = mapped;
-  }
-  if (error.path) {
-    // [group alias, v5 key, ...rest] → [v5 key, ...rest]
-    const [group, ...rest] = error.path;
-    out.path = rest.length > 0 && plan.keys.some(([, s]) => 'group' in s && s.group === group) ? rest : error.path;
-  }
-  if (error.extensions) out.extensions = error.extensions;
-  return out;
 }
 
 /** Every flat field this schema serves, for the usage store's list of tracked coordinates. */
@@ -196,6 +205,11 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
   const cache = new DocumentCache<Prepared>(options.cacheBytes, options.cacheSize ?? 1000);
   const usage = options.usage ?? createUsageRecorder(memoryUsageStore(), { flushIntervalMs: 1000 });
   usage.track(trackedFields(flat));
+  const keepsCatalog = typeof usage.store.readOperations === 'function';
+  if (options.shadow && !keepsCatalog) {
+    throw new CompatConfigError('shadow runs record their verdicts in the operation catalog: give a usage store that keeps one (memoryUsageStore, sqlUsageStore)');
+  }
+  const shadow = shadowRunner(handler, usage, options.shadow);
   const guard = new OperationGuard(options.limits ?? handler.options?.limits);
   const persisted = persistedQueries(options.persisted);
 
@@ -231,6 +245,9 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     let locationMap: LocationMap | null | undefined;
     const rootName = (plan.kind === 'mutation' ? flat.schema.getMutationType() : flat.schema.getQueryType())?.name ?? '';
     const deprecations = plan.fields.map((t) => deprecationOf(t, rootName));
+    const coordinates = deprecations.map((d) => d.field);
+    let entry: CatalogEntry | undefined;
+    let form: ShadowForm | null | undefined;
     const op: PreparedOperation = {
       plan,
       v6Query,
@@ -242,7 +259,15 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         return locationMap;
       },
       deprecations,
-      coordinates: deprecations.map((d) => d.field),
+      coordinates,
+      catalog: () => (entry ??= catalogEntry({ document: prepared.document, operation, fields: coordinates, schema: handler.schema, index: flat.index })),
+      shadowForm: () => {
+        if (form === undefined) {
+          prepared.forms ??= shadowForms(prepared.document, prepared.source.body, handler.schema, flat.index);
+          form = prepared.forms(operation.name?.value ?? null);
+        }
+        return form;
+      },
     };
     prepared.operations.set(cacheKey, op);
     return op;
@@ -269,7 +294,9 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     const { plan } = op;
     const operation = plan.operation;
     if (seen) seen.deprecations = op.deprecations;
-    usage.record(op.coordinates, opts.client);
+    const persistedUse: PersistedUse | undefined =
+      resolution.kind === 'found' ? { id: resolution.id, v6Id: persisted.v6IdOf(resolution.id) ?? null } : resolution.kind === 'register' ? { id: resolution.hash } : undefined;
+    usage.record(op.coordinates, opts.client, keepsCatalog && op.coordinates.length > 0 ? op.catalog() : undefined, persistedUse);
 
     let local: Record<string, unknown> | undefined;
     let errors: GraphQLFormattedError[] = [];
@@ -290,10 +317,11 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
 
     let grouped: Record<string, unknown> | null = null;
     if (op.v6Query) {
+      // The client the v5 request named reaches the v6 run as `context.client` (unless the
+      // context has one), so v6 observers such as `countDeprecatedUse` see who sent it.
+      const context = opts.client !== undefined && !(opts.context && 'client' in opts.context) ? { ...opts.context, client: opts.client } : opts.context;
       const result = await handler.execute(op.v6Query, {
-        // The client the v5 request named reaches the v6 run as `context.client` (unless the
-        // context has one), so v6 observers such as `countDeprecatedUse` see who sent it.
-        context: opts.client !== undefined && !(opts.context && 'client' in opts.context) ? { ...opts.context, client: opts.client } : opts.context,
+        context,
         variables: opts.variables,
         operationName: operation.name?.value,
         // The flat document passed the limits above; its grouped form has one more level and an
@@ -302,20 +330,22 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
         signal: opts.signal,
       });
       const v6Errors = (result.errors ?? []).map((e) => mapError(e, plan, op.locations));
-      if (result.data === null || result.data === undefined) {
-        // A null that reached a v6 group would have reached the v5 root as well.
-        return { data: null, errors: [...v6Errors, ...errors] };
-      }
+      // A null that reached a v6 group would have reached the v5 root as well.
+      if (result.data === null || result.data === undefined) return shadowed(op, opts, context, { data: null, errors: [...v6Errors, ...errors] });
       grouped = result.data;
       errors = v6Errors.concat(errors);
+      return shadowed(op, opts, context, { data: v5Data(plan, grouped, local), errors: errors.length > 0 ? errors : null });
     }
+    return { data: v5Data(plan, grouped, local), errors: errors.length > 0 ? errors : null };
+  }
 
-    const data: Record<string, unknown> = {};
-    for (const [key, source] of plan.keys) {
-      const from = 'group' in source ? (grouped?.[source.group] as Record<string, unknown> | null | undefined) : local;
-      if (from && Object.prototype.hasOwnProperty.call(from, key)) data[key] = from[key];
+  /** The answer, once offered for a shadow run (queries only; sampled, bounded, after it is sent). */
+  function shadowed(op: PreparedOperation, opts: ExecuteOptions, context: Record<string, unknown> | undefined, response: ExecutionResponse): ExecutionResponse {
+    if (shadow.enabled && op.plan.kind === 'query') {
+      const { client, variables, operationName, responded } = opts;
+      shadow.offer({ entry: op.catalog(), form: op.shadowForm, client, variables, context, operationName: operationName ?? undefined, response, responded });
     }
-    return { data, errors: errors.length > 0 ? errors : null };
+    return response;
   }
 
   return {
@@ -327,10 +357,15 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
       return { response, deprecations: seen.deprecations };
     },
     usage,
+    shadow,
     persisted,
     async report(options = {}) {
       await usage.flush();
       return retirementReport(usage.store, { ...options, recorder: usage.status() });
+    },
+    async kit(options) {
+      await usage.flush();
+      return migrationKit(usage.store, options);
     },
     deprecationsOf(query, operationName) {
       const prepared = prepare(query);

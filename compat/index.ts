@@ -21,18 +21,24 @@ export type {
 export { buildFlatIndex, type FlatIndex, type FlatTarget, type OperationKind } from './flat-index.js';
 export { toV5CamelCase, v5FieldName } from './naming.js';
 export { memoryUsageStore } from './usage-store.js';
-export type { UsageStore, UsageRow, UsageSnapshot, UsageTotal, TrackedCoordinate } from './usage-store.js';
+export type { UsageStore, UsageRow, UsageSnapshot, UsageTotal, TrackedCoordinate, MemoryUsageStoreOptions } from './usage-store.js';
+export { DEFAULT_CATALOG_BYTES, DEFAULT_CATALOG_OPERATIONS, normalizedOperation } from './catalog.js';
+export type { CatalogBounds, OperationRow, OperationQuery, PathMove, ShadowTally, V6Form } from './catalog.js';
+export { DEFAULT_SHADOW_BUDGET_MS, DEFAULT_SHADOW_CONCURRENCY, DEFAULT_SHADOW_SAMPLE } from './shadow.js';
+export type { ShadowOptions, ShadowRunner, ShadowStatus } from './shadow.js';
 // The SQL store loads drizzle-orm on first use, so this entry imports without the optional peers.
 export { sqlUsageStore, openUsageStore } from './usage-open.js';
 export type { OpenUsageStoreOptions } from './usage-open.js';
 export type { SqlUsageStoreOptions } from './usage-sql.js';
 export { createUsageRecorder, OTHER, OTHER_CLIENTS } from './usage-recorder.js';
 export type { UsageRecorder, UsageRecorderOptions, UsageRecorderStatus, FlushFailure } from './usage-recorder.js';
-export { retirementReport, reportMarkdown, compatReport } from './usage-report.js';
+export { retirementReport } from './usage-report.js';
+export { reportMarkdown, compatReport } from './report-markdown.js';
+export { compatKit, kitMarkdown, migrationKit } from './kit.js';
+export type { CompatKitOptions, KitOperation, MigrationKit, MigrationKitOptions, OperationVerdict } from './kit.js';
 export type {
   RetirementReport,
   RetirementReportOptions,
-  CompatReportOptions,
   FieldReport,
   ClientReport,
   ClientUse,
@@ -56,6 +62,7 @@ export { createV5McpAdapter, v5McpCompat } from './mcp.js';
 export type { McpToolResult, V5ListEntry, V5McpAdaptation, V5McpAdapter } from './mcp.js';
 export { compatApp, type CompatAppOptions } from './app.js';
 export { unusedCoordinates } from './usage-report.js';
+export type { CompatReportOptions } from './report-markdown.js';
 export { v5SchemaSdl } from './flat-schema.js';
 export { deprecatedCoordinates, deprecatedFields, countDeprecatedUse } from './usage-deprecated.js';
 export type { CountDeprecatedUseOptions } from './usage-deprecated.js';

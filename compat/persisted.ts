@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CompatConfigError } from './flat-schema.js';
+import { CompatConfigError } from './errors.js';
 
 /** One entry of a `<name>.v6-map.json` file, as `ergraph-migrate v5-to-v6` writes it. */
 export interface PersistedMappingEntry {
@@ -41,7 +41,8 @@ export interface PersistedQueryOptions {
 export type PersistedResolution =
   /** No `persistedQuery` extension: the request stands on its `query`. */
   | { kind: 'none'; query: string | undefined }
-  | { kind: 'found'; query: string }
+  /** `id`: the hash or document id the request named the document by. */
+  | { kind: 'found'; query: string; id: string }
   /** A document and its hash, checked: remember it once it proves runnable. */
   | { kind: 'register'; query: string; hash: string }
   | { kind: 'error'; code: PersistedErrorCode; message: string };
@@ -56,6 +57,8 @@ export interface PersistedQueries {
   resolve(query: string | undefined, extensions: Record<string, unknown> | null | undefined, documentId?: string | null): PersistedResolution;
   /** Keeps a checked document under its hash (call once it parsed and validated). */
   register(hash: string, query: string): void;
+  /** For an old id of the mapping: the id of its v6 document in the rewritten manifest. */
+  v6IdOf(id: string): string | undefined;
   /** Documents registered through APQ, and their estimated bytes. */
   readonly size: number;
   readonly bytes: number;
@@ -71,6 +74,10 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 
 /** The old id → v5 document table of a mapping (object or file), checked entry by entry. */
 export function loadPersistedMapping(mapping: PersistedMapping | string): Map<string, string> {
+  return new Map([...mappingEntries(mapping)].map(([oldId, entry]) => [oldId, entry.v5Body]));
+}
+
+function mappingEntries(mapping: PersistedMapping | string): Map<string, { v5Body: string; id: string | undefined }> {
   let value: unknown = mapping;
   const where = typeof mapping === 'string' ? `persisted query mapping ${mapping}` : 'persisted query mapping';
   if (typeof mapping === 'string') {
@@ -87,11 +94,11 @@ export function loadPersistedMapping(mapping: PersistedMapping | string): Map<st
     }
   }
   if (!isObject(value)) throw new CompatConfigError(`${where}: must be an object { "<old id>": { id, body, v5Body } }`);
-  const out = new Map<string, string>();
+  const out = new Map<string, { v5Body: string; id: string | undefined }>();
   for (const [oldId, entry] of Object.entries(value)) {
     if (!isObject(entry) || typeof entry.v5Body !== 'string')
       throw new CompatConfigError(`${where}: entry "${oldId}" needs a string "v5Body" (the document old clients mean by that id), as ergraph-migrate v5-to-v6 writes it`);
-    out.set(oldId, entry.v5Body);
+    out.set(oldId, { v5Body: entry.v5Body, id: typeof entry.id === 'string' ? entry.id : undefined });
   }
   return out;
 }
@@ -151,7 +158,7 @@ const error = (code: PersistedErrorCode, message: string): PersistedResolution =
 export function persistedQueries(options: PersistedQueryOptions | false = {}): PersistedQueries {
   const enabled = options !== false;
   const opts = options === false ? {} : options;
-  const mapped = opts.mapping === undefined ? new Map<string, string>() : loadPersistedMapping(opts.mapping);
+  const mapped = opts.mapping === undefined ? new Map<string, { v5Body: string; id: string | undefined }>() : mappingEntries(opts.mapping);
   const store = new BoundedStore(opts.maxEntries ?? DEFAULT_PERSISTED_ENTRIES, opts.maxBytes ?? DEFAULT_PERSISTED_BYTES);
   return {
     resolve(query, extensions, documentId) {
@@ -160,8 +167,8 @@ export function persistedQueries(options: PersistedQueryOptions | false = {}): P
       if (persisted === undefined || persisted === null) {
         if (!enabled) return error('PERSISTED_QUERY_NOT_SUPPORTED', 'PersistedQueryNotSupported');
         // `sha256:<hex>` is how GraphQL over HTTP's persisted documents spell a hash.
-        const found = mapped.get(documentId!) ?? store.get(documentId!.replace(/^sha256:/, '').toLowerCase());
-        return found === undefined ? error('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound') : { kind: 'found', query: found };
+        const found = mapped.get(documentId!)?.v5Body ?? store.get(documentId!.replace(/^sha256:/, '').toLowerCase());
+        return found === undefined ? error('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound') : { kind: 'found', query: found, id: documentId! };
       }
       if (!enabled) return error('PERSISTED_QUERY_NOT_SUPPORTED', 'PersistedQueryNotSupported');
       if (!isObject(persisted) || persisted.version !== 1)
@@ -169,8 +176,8 @@ export function persistedQueries(options: PersistedQueryOptions | false = {}): P
       const hash = persisted.sha256Hash;
       if (typeof hash !== 'string' || hash === '') return error('BAD_USER_INPUT', "'extensions.persistedQuery.sha256Hash' must be a string");
       if (query === undefined) {
-        const found = mapped.get(hash) ?? store.get(hash.toLowerCase());
-        return found === undefined ? error('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound') : { kind: 'found', query: found };
+        const found = mapped.get(hash)?.v5Body ?? store.get(hash.toLowerCase());
+        return found === undefined ? error('PERSISTED_QUERY_NOT_FOUND', 'PersistedQueryNotFound') : { kind: 'found', query: found, id: hash };
       }
       // Hashes are lowercase hex in the protocol; compare the same way whatever the client sent.
       const normalized = hash.toLowerCase();
@@ -180,6 +187,7 @@ export function persistedQueries(options: PersistedQueryOptions | false = {}): P
     register(hash, query) {
       if (enabled && !mapped.has(hash)) store.set(hash, query);
     },
+    v6IdOf: (id) => mapped.get(id)?.id,
     get size() {
       return store.size;
     },

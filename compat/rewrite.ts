@@ -1,5 +1,6 @@
 /**
- * Turns one operation of a validated v5 document into what the v6 engine runs: every flat root
+ * Turns one operation of a validated v5 document into what the v6 engine runs, and the v6 answer
+ * back into the v5 one (`v5Data`, `mapError`): every flat root
  * field, wherever it sits at the root (directly, in fragments on the root type, in inline
  * fragments), becomes `Entity { <v5 response key>: method … }`. Fragments on the root type are
  * expanded in place and their `@skip`/`@include` carried along as inline fragments inside the
@@ -20,8 +21,10 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
+  type GraphQLFormattedError,
 } from 'graphql';
 import type { FlatTarget, OperationKind } from './flat-index.js';
+import type { LocationMap } from './locations.js';
 
 /** Where the value of one v5 root response key comes from. */
 export type KeySource = { group: string } | { local: true };
@@ -243,4 +246,31 @@ export function planOperation({ document, operation, targets, rootNames }: PlanI
     keys: [...keys],
     fields: [...fields.values()],
   };
+}
+
+/** The v5 root of the answer to a plan's operation: each response key read from its v6 group, or from the local (introspection) run. */
+export function v5Data(plan: OperationPlan, grouped: Record<string, unknown> | null, local: Record<string, unknown> | undefined): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [key, source] of plan.keys) {
+    const from = 'group' in source ? (grouped?.[source.group] as Record<string, unknown> | null | undefined) : local;
+    if (from && Object.prototype.hasOwnProperty.call(from, key)) data[key] = from[key];
+  }
+  return data;
+}
+
+/** A v6 error as the v5 client sees it: its path without the group, its locations in the client's text. */
+export function mapError(error: GraphQLFormattedError, plan: OperationPlan, locations: () => LocationMap | null): GraphQLFormattedError {
+  const out: { -readonly [K in keyof GraphQLFormattedError]: GraphQLFormattedError[K] } = { message: error.message };
+  if (error.locations) {
+    const map = locations();
+    const mapped = map ? error.locations.map((l) => map.map(l)).filter((l) => l !== null) : [];
+    if (mapped.length > 0) out.locations = mapped;
+  }
+  if (error.path) {
+    // [group alias, v5 key, ...rest] → [v5 key, ...rest]
+    const [group, ...rest] = error.path;
+    out.path = rest.length > 0 && plan.keys.some(([, s]) => 'group' in s && s.group === group) ? rest : error.path;
+  }
+  if (error.extensions) out.extensions = error.extensions;
+  return out;
 }

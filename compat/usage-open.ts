@@ -9,6 +9,7 @@ import { requirePeers, usageStorePeers } from '../src/peers/peers.js';
 import type { SqlDatabase } from '../src/orm/types.js';
 import type { SqlUsageStoreOptions } from './usage-sql.js';
 import type { UsageStore } from './usage-store.js';
+import type { CatalogBounds } from './catalog.js';
 
 const loadSql = () => import('./usage-sql.js');
 
@@ -23,8 +24,9 @@ export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {
   return {
     description: options.description ?? 'PostgreSQL (Drizzle)',
     track: async (coordinates) => (await impl()).track(coordinates),
-    add: async (rows, flushId) => (await impl()).add(rows, flushId),
+    add: async (rows, flushId, operations) => (await impl()).add(rows, flushId, operations),
     read: async (sinceDay) => (await impl()).read(sinceDay),
+    readOperations: async (query) => (await impl()).readOperations!(query),
     // Closing a store that was never used still runs its owner's cleanup (e.g. ending a pool).
     close: async () => (store ? (await store).close() : options.onClose?.()),
   };
@@ -46,10 +48,13 @@ export interface OpenUsageStoreOptions {
   timeoutMs?: number;
   /**
    * Only a store that is there: a `pglite:` directory must hold a database, and one another
-   * process may have open is refused. What reads usage asks this (`compat report`, `schema diff
-   * --usage`): a report read from a database created empty on the spot would say nobody calls v5.
+   * process may have open is refused. What reads usage asks this (`compat report`, `compat kit`,
+   * `schema diff --usage`): a report read from a database created empty on the spot would say
+   * nobody calls v5.
    */
   existing?: boolean;
+  /** The operation catalog's bounds (default 1000 operations, 4 MiB of texts). */
+  catalog?: CatalogBounds;
 }
 
 /** The live process a `<dir>.lock` names, and the usage report it serves when it says so. */
@@ -105,7 +110,7 @@ export async function openUsageStore(url: string, options: OpenUsageStoreOptions
     // would crash the process. The next query reports the problem instead (the store's own
     // transactions guard the clients they check out).
     pool.on('error', () => undefined);
-    return (await loadSql()).sqlUsageStore(drizzle({ client: pool }), { description: `PostgreSQL ${redactUrl(url)}`, onClose: () => pool.end() });
+    return (await loadSql()).sqlUsageStore(drizzle({ client: pool }), { description: `PostgreSQL ${redactUrl(url)}`, onClose: () => pool.end(), catalog: options.catalog });
   }
   if (/^(pglite|file):/i.test(url)) {
     const dir = url.replace(/^(pglite|file):(\/\/)?/i, '');
@@ -114,11 +119,11 @@ export async function openUsageStore(url: string, options: OpenUsageStoreOptions
     if (refusal) throw new Error(refusal);
     const [{ PGlite }, { drizzle }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
     const client = new PGlite(dir);
-    return (await loadSql()).sqlUsageStore(drizzle({ client }), { description: `PGlite ${dir}`, onClose: () => client.close() });
+    return (await loadSql()).sqlUsageStore(drizzle({ client }), { description: `PGlite ${dir}`, onClose: () => client.close(), catalog: options.catalog });
   }
   if (/^memory:?$/i.test(url)) {
     const { memoryUsageStore } = await import('./usage-store.js');
-    return memoryUsageStore();
+    return memoryUsageStore({ catalog: options.catalog });
   }
   throw new Error(`unsupported usage database ${JSON.stringify(redactUrl(url))}: use postgres://…, pglite:<dir> or memory:`);
 }

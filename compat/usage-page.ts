@@ -7,8 +7,10 @@
  * offline, renders the same in any browser and in a screenshot, and adds nothing to the install.
  * Every text that comes from data (client names above all) goes through `esc`.
  */
+import { esc } from './escape.js';
+import { kitSection, type KitView } from './kit-page.js';
 import type { RetirementReport, Trend, VerdictStatus } from './usage-report.js';
-import { escapeHtml, ICON_LINK } from '../src/graphql/page.js';
+import { ICON_LINK } from '../src/graphql/page.js';
 
 /**
  * What the page draws: a report, or the route's view of one (no store name, no error text; the
@@ -24,7 +26,6 @@ export interface ReportView extends Omit<RetirementReport, 'store' | 'recorder'>
   };
 }
 
-export const esc = escapeHtml;
 
 /** Header for the page: no scripts, no external anything, styles inline only. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -105,7 +106,8 @@ const when = (s: string | null) => (s ? `${s.slice(0, 16).replace('T', ' ')}` : 
 const TREND: Record<Trend, string> = { none: '—', new: 'new', rising: '↑ rising', steady: '→ steady', falling: '↓ falling', stopped: '↓ stopped' };
 const HEADLINE: Record<VerdictStatus, string> = { retire: 'Safe to retire', 'in-use': 'Not yet', wait: 'Keep watching', unknown: 'No verdict' };
 
-export function reportPage(report: ReportView, options: { title?: string } = {}): string {
+/** The page; with `kit`, one client's migration kit as a section of it (`#kit`). */
+export function reportPage(report: ReportView, options: { title?: string; kit?: KitView } = {}): string {
   const title = options.title ?? 'v5 retirement report';
   const v = report.verdict;
   const fieldSeries = topSeries(report.fields.map((f) => ({ name: f.coordinate, values: f.daily })));
@@ -126,7 +128,7 @@ export function reportPage(report: ReportView, options: { title?: string } = {})
     .join('');
   const clientRows = report.clients
     .map(
-      (c) => `<tr><td>${esc(c.client)}</td><td class="n">${c.count}</td><td>${TREND[c.trend]}</td><td>${esc(when(c.lastUsed))}</td><td>${c.fields.map((f) => `<code>${esc(f)}</code>`).join(', ') || '—'}</td></tr>`,
+      (c) => `<tr><td><a href="?client=${encodeURIComponent(c.client)}#kit" title="migration kit">${esc(c.client)}</a></td><td class="n">${c.count}</td><td>${TREND[c.trend]}</td><td>${esc(when(c.lastUsed))}</td><td>${c.fields.map((f) => `<code>${esc(f)}</code>`).join(', ') || '—'}</td></tr>`,
     )
     .join('');
   return `<!doctype html>
@@ -144,6 +146,8 @@ figure{margin:0 0 24px}svg .grid{stroke:#ddd}svg .tick,svg .empty{font-size:11px
 .legend{list-style:none;padding:0;margin:4px 0 0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;border-radius:2px}.legend .n{color:#777}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e4e4e4;padding:6px 8px;text-align:left;vertical-align:top}
+pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}.operation{border-top:1px solid #ddd;margin-top:12px}.operation h3{font-size:14px}
+.operation.differs h3,.operation.no-v6-form h3{color:#b3261e}.operation.same h3{color:#1a7f45}
 td.n{text-align:right}tr.in-use td:last-child{color:#b3261e}tr.retire td:last-child{color:#1a7f45}code{font-size:12px}code.usage{color:#555}
 </style></head><body>
 <header id="verdict" class="verdict ${v.status}" data-status="${v.status}"><h1>${HEADLINE[v.status]}</h1><p>${esc(v.message.replace(/^(not yet|safe to retire|no verdict): /, ''))}</p></header>
@@ -157,5 +161,6 @@ ${stackedBarChart('chart-clients', 'Daily use per client', report.window.days, c
 <table id="fields"><thead><tr><th>field</th><th>v6 replacement</th><th>uses</th><th>trend</th><th>last use</th><th>clients</th><th>verdict</th></tr></thead><tbody>${fieldRows}</tbody></table>
 <h2>Clients</h2>
 <table id="clients"><thead><tr><th>client</th><th>uses</th><th>trend</th><th>last use</th><th>fields</th></tr></thead><tbody>${clientRows || '<tr><td colspan="5">no client in this window</td></tr>'}</tbody></table>${others ? `<p class="meta" id="other-clients">${others}</p>` : ''}
+${options.kit ? kitSection(options.kit) : ''}
 </body></html>`;
 }

@@ -14,9 +14,13 @@
  * Nothing is dropped while the failed batch and the waiting rows fit in `maxPendingRows`; uses of
  * rows beyond that, and what is still unwritten when `close()` gives up, are counted as lost and
  * reported through `onError` and `status()`.
+ *
+ * With a store that keeps the operation catalog, `record` also counts the operation a request ran
+ * (`catalog.ts`) and `recordShadow` the verdict of a shadow run; both travel in the same batches.
  */
 import { randomUUID } from 'node:crypto';
 import { recordCoordinateUse } from '../src/telemetry/metrics.js';
+import { catalogBounds, PendingOperations, type CatalogBounds, type CatalogEntry, type OperationRow, type PersistedUse, type ShadowOutcome } from './catalog.js';
 import { clientName } from './client-name.js';
 import { mergeRow, rowKey, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
 
@@ -39,6 +43,11 @@ export interface UsageRecorderOptions {
   maxPendingRows?: number;
   /** The longest wait between attempts while the store fails (default 60 000 ms; the first retry is after 1 s, or `flushIntervalMs` if shorter). */
   maxRetryDelayMs?: number;
+  /**
+   * Operations kept between writes (default: 1000 operations, 4 MiB of texts, as a catalog keeps):
+   * a new one past either is not recorded, and counted in `status().droppedOperations`.
+   */
+  catalog?: CatalogBounds;
   /** Told about every failed write; default: one console warning per failure streak, and one on recovery. */
   onError?: (error: unknown, info: FlushFailure) => void;
   /** The clock (epoch ms). A process's own clock: skew between processes moves uses across day boundaries, never loses them. */
@@ -61,14 +70,21 @@ export interface UsageRecorderStatus {
   failedFlushes: number;
   /** Uses that could not be written and were dropped. */
   lostUses: number;
+  /** Uses of operations not recorded in the catalog: the buffer between writes was full. */
+  droppedOperations: number;
   lastFlushAt: string | null;
   lastError: { message: string; at: string } | null;
 }
 
 export interface UsageRecorder {
   readonly store: UsageStore;
-  /** Count one use of each coordinate by `client` (raw header text is fine: it is cut and escaped here). */
-  record(coordinates: readonly string[], client?: string | null): void;
+  /**
+   * Count one use of each coordinate by `client` (raw header text is fine: it is cut and escaped
+   * here), and of `operation` in the catalog when the store keeps one.
+   */
+  record(coordinates: readonly string[], client?: string | null, operation?: CatalogEntry, persisted?: PersistedUse): void;
+  /** The verdict of one shadow run of `operation`'s v6 form, for the catalog. */
+  recordShadow(operation: CatalogEntry, client: string | null | undefined, outcome: ShadowOutcome): void;
   /** Register the coordinates being served, so reports list them even while unused. */
   track(coordinates: readonly TrackedCoordinate[]): void;
   /** Write what is pending now. Never throws; resolves once this flush (and any running one) is done. */
@@ -86,6 +102,8 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
   const maxCoordinates = options.maxCoordinates ?? 10_000;
   const maxPendingRows = options.maxPendingRows ?? 100_000;
   let pending = new Map<string, UsageRow>();
+  // Stores without a catalog get no operations: nothing is buffered for them.
+  const operations = store.readOperations ? new PendingOperations(catalogBounds(options.catalog)) : null;
   // The names of the day (`capDay`): each set holds at most its cap, and starts over each day.
   let capDay = '';
   const clients = new Set<string>();
@@ -98,7 +116,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
   };
   let toTrack: TrackedCoordinate[] | null = null;
   /** The batch whose write failed: sent again as it is, under its id, before anything newer. */
-  let unsent: { id: string; rows: UsageRow[]; uses: number } | null = null;
+  let unsent: { id: string; rows: UsageRow[]; operations: OperationRow[]; uses: number } | null = null;
   /** Uses dropped because the buffer was full, not yet reported. */
   let dropped = 0;
   let running: Promise<void> | null = null;
@@ -148,7 +166,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
   /** Whether `batch` is written (then `unsent` is cleared); a failure keeps it as `unsent`. */
   async function send(batch: NonNullable<typeof unsent>): Promise<boolean> {
     try {
-      await store.add(batch.rows, batch.id);
+      await (batch.operations.length > 0 ? store.add(batch.rows, batch.id, batch.operations) : store.add(batch.rows, batch.id));
     } catch (error) {
       unsent = batch;
       failures++;
@@ -179,10 +197,10 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
     }
     reportDropped();
     if (unsent && !(await send(unsent))) return;
-    if (pending.size === 0) return;
+    if (pending.size === 0 && !operations?.size) return;
     const rows = [...pending.values()];
     pending = new Map();
-    await send({ id: randomUUID(), rows, uses: countOf(rows) });
+    await send({ id: randomUUID(), rows, operations: operations?.take() ?? [], uses: countOf(rows) });
   }
 
   const flushIntervalMs = options.flushIntervalMs ?? 10_000;
@@ -218,7 +236,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
 
   return {
     store,
-    record(coordinates, client) {
+    record(coordinates, client, operation, persisted) {
       if (coordinates.length === 0) return;
       const at = now();
       const day = dayOf(at);
@@ -252,6 +270,11 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
         }
       }
       recordCoordinateUse(memo.named, name);
+      if (operation && operations) operations.use(operation, name, at, persisted);
+    },
+    recordShadow(operation, client, outcome) {
+      // The name its request was counted under (the day's cap already holds it, or it is `(other)`).
+      if (operations) operations.shadow(operation, capped(clients, maxClients, clientName(client)), now(), outcome);
     },
     track(coordinates) {
       toTrack = [...(toTrack ?? []), ...coordinates];
@@ -264,7 +287,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
       clearTimeout(timer);
       await flush();
       // One more attempt at once: a connection that broke is not reused, so the next may work.
-      if (unsent || pending.size > 0) await flush();
+      if (unsent || pending.size > 0 || operations?.size) await flush();
       reportDropped();
       const left = (unsent?.uses ?? 0) + countOf(pending.values());
       if (left > 0) {
@@ -282,6 +305,7 @@ export function createUsageRecorder(store: UsageStore, options: UsageRecorderOpt
         flushes: stats.flushes,
         failedFlushes: stats.failedFlushes,
         lostUses: stats.lostUses,
+        droppedOperations: operations?.dropped ?? 0,
         lastFlushAt: iso(stats.lastFlushAt),
         lastError: stats.lastError ? { message: stats.lastError.message, at: iso(stats.lastError.at)! } : null,
       };

@@ -7,6 +7,8 @@
 import { drizzle, pgCore } from '../src/orm/drizzle.js';
 import { onOneConnection } from '../src/orm/cancel.js';
 import type { SqlDatabase } from '../src/orm/types.js';
+import { catalogBounds, type CatalogBounds, type OperationRow } from './catalog.js';
+import { addOperations, CATALOG_DDL, readOperations } from './catalog-sql.js';
 import { coalesceRows, type TrackedCoordinate, type UsageRow, type UsageStore } from './usage-store.js';
 
 /** The store's tables, defined on first use: drizzle-orm is an optional peer, loaded then. */
@@ -79,6 +81,7 @@ const DDL = [
     replacement text NOT NULL,
     usage text,
     tracked_since timestamptz(3) NOT NULL)`,
+  ...CATALOG_DDL,
 ];
 
 type Transaction = Parameters<Parameters<SqlDatabase['transaction']>[0]>[0];
@@ -91,6 +94,8 @@ export interface SqlUsageStoreOptions {
   description?: string;
   /** Called by `close()`, e.g. to end the pool this store was opened on. */
   onClose?: () => Promise<void>;
+  /** The operation catalog's bounds (default 1000 operations, 4 MiB of texts), applied on every write. */
+  catalog?: CatalogBounds;
 }
 
 /**
@@ -101,6 +106,7 @@ export interface SqlUsageStoreOptions {
 export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {}): UsageStore {
   const { gte, lt, sql } = drizzle('a SQL usage store').core;
   const { usageTable, usageCoordinatesTable, usageFlushesTable } = (tables ??= defineTables());
+  const bounds = catalogBounds(options.catalog);
   let ready: Promise<void> | undefined;
   let prunedAt = 0;
   // Transactions go through onOneConnection: a node-postgres client checked out for one has no
@@ -139,8 +145,8 @@ export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {
     }
   }
 
-  async function add(rows: readonly UsageRow[], flushId?: string) {
-    if (rows.length === 0) return;
+  async function add(rows: readonly UsageRow[], flushId?: string, operations: readonly OperationRow[] = []) {
+    if (rows.length === 0 && operations.length === 0) return;
     await ensureTables();
     // Merged and sorted by key: one statement never touches a row twice, and concurrent
     // writers lock rows in the same order, so they wait for each other instead of deadlocking.
@@ -170,13 +176,16 @@ export function sqlUsageStore(db: SqlDatabase, options: SqlUsageStoreOptions = {
             },
           });
       }
+      await addOperations(tx, operations, bounds);
     });
   }
 
   return {
     description: options.description ?? 'PostgreSQL (Drizzle)',
     track: (coordinates) => track(coordinates).catch((error) => Promise.reject(driverError(error))),
-    add: (rows, flushId) => add(rows, flushId).catch((error) => Promise.reject(driverError(error))),
+    add: (rows, flushId, operations) => add(rows, flushId, operations).catch((error) => Promise.reject(driverError(error))),
+    readOperations: (query) =>
+      readOperations(db, query).catch((error: unknown) => (isUndefinedTable(error) ? [] : Promise.reject(driverError(error)))),
 
     async read(sinceDay: string) {
       // Reading creates nothing (a report may run with read-only rights): no tables yet means

@@ -6,8 +6,10 @@
  *
  * Three implementations share this contract: `memoryUsageStore()` here (one process, gone on
  * restart), and `sqlUsageStore(db)` in `usage-sql.ts` for embedded PGlite and a PostgreSQL
- * server through the same Drizzle code.
+ * server through the same Drizzle code. Each also keeps the operation catalog (`catalog.ts`),
+ * written in the same batches as the counts.
  */
+import { byUse, catalogBounds, coalesceOperations, copyOperation, keptOperations, mergeOperation, operationKey, type CatalogBounds, type OperationQuery, type OperationRow } from './catalog.js';
 
 /** One aggregated cell: how often `client` used `coordinate` on `day`. Times are epoch ms. */
 export interface UsageRow {
@@ -52,11 +54,17 @@ export interface UsageStore {
    * Add a batch: counts summed, first/last seen merged, per coordinate × client × day. All or
    * nothing. With a `flushId`, a batch already added under that id adds nothing: a writer that
    * saw its write fail (perhaps after the commit, when only the reply was lost) sends the same
-   * batch again under the same id and it counts once.
+   * batch again under the same id and it counts once. `operations` (stores that keep a catalog)
+   * are merged into the catalog in the same all-or-nothing write, which then applies its bound.
    */
-  add(rows: readonly UsageRow[], flushId?: string): Promise<void>;
+  add(rows: readonly UsageRow[], flushId?: string, operations?: readonly OperationRow[]): Promise<void>;
   /** Rows from `sinceDay` (`YYYY-MM-DD`) on, every tracked coordinate, and all-time totals. */
   read(sinceDay: string): Promise<UsageSnapshot>;
+  /**
+   * The operation catalog, most used first. A store without this method keeps no catalog: the
+   * recorder then records no operations and the report gives the verdict on counts alone.
+   */
+  readOperations?(query?: OperationQuery): Promise<OperationRow[]>;
   close(): Promise<void>;
 }
 
@@ -93,9 +101,16 @@ export function totalsOf(rows: Iterable<UsageRow>): UsageTotal[] {
   return [...byKey.values()];
 }
 
+export interface MemoryUsageStoreOptions {
+  /** The operation catalog's bounds (default 1000 operations, 4 MiB of texts). */
+  catalog?: CatalogBounds;
+}
+
 /** The process-local store: what the compat layer counted before a database was configured. */
-export function memoryUsageStore(): UsageStore {
+export function memoryUsageStore(options: MemoryUsageStoreOptions = {}): UsageStore {
+  const bounds = catalogBounds(options.catalog);
   const rows = new Map<string, UsageRow>();
+  let operations = new Map<string, OperationRow>();
   const tracked = new Map<string, TrackedCoordinate>();
   // Nothing is lost between a memory write and its "reply", but the contract is the same; the
   // newest ids are enough, as a writer resends a batch before it sends the next one.
@@ -109,7 +124,7 @@ export function memoryUsageStore(): UsageStore {
         tracked.set(c.coordinate, { ...c, since });
       }
     },
-    async add(batch, flushId) {
+    async add(batch, flushId, ops = []) {
       if (flushId !== undefined) {
         if (flushIds.has(flushId)) return;
         flushIds.add(flushId);
@@ -121,6 +136,24 @@ export function memoryUsageStore(): UsageStore {
         if (seen) mergeRow(seen, row);
         else rows.set(key, row);
       }
+      if (ops.length === 0) return;
+      const merged = new Map(operations);
+      for (const op of coalesceOperations(ops)) {
+        const key = operationKey(op);
+        const seen = merged.get(key);
+        if (seen) {
+          const copy = copyOperation(seen);
+          mergeOperation(copy, op);
+          merged.set(key, copy);
+        } else merged.set(key, op);
+      }
+      operations = new Map(keptOperations(merged.values(), bounds).map((op) => [operationKey(op), op]));
+    },
+    async readOperations(query = {}) {
+      return [...operations.values()]
+        .filter((op) => (query.client === undefined || op.client === query.client) && (query.since === undefined || op.lastSeen >= query.since))
+        .sort(byUse)
+        .map(copyOperation);
     },
     async read(sinceDay) {
       const all = [...rows.values()];

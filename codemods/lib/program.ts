@@ -46,12 +46,22 @@ const DEFAULTS: ts.CompilerOptions = {
   strict: true,
 };
 
+export interface RunProgram {
+  program: ts.Program;
+  /**
+   * Files the program could not parse (nested past the stack: 3,000 nested template literals), by
+   * path, with why: left out of the program, so one such file does not stop the checker for the
+   * rest. A file of the run among them is one the checker cannot answer for.
+   */
+  unread: Map<string, string>;
+}
+
 /**
  * A program for type questions over the run: the nearest tsconfig.json of each of `near` under the
  * run's root (its files and options) plus the run's script files, or those alone. Files the
  * run's scan read (`rememberText`) are typed as read; TypeScript's lib files come from ts-morph.
  */
-export function programOf(near: readonly string[], runFiles: ReadonlySet<string>, project: Project): ts.Program {
+export function programOf(near: readonly string[], runFiles: ReadonlySet<string>, project: Project): RunProgram {
   const known = texts.get(project) ?? new Map<string, string>();
   const root = commonDir([...runFiles]);
   const roots = new Set([...runFiles].filter(isScript));
@@ -65,11 +75,23 @@ export function programOf(near: readonly string[], runFiles: ReadonlySet<string>
   }
   // Only types are asked: nothing is written, and JavaScript files of the run are typed by inference.
   options = { ...options, noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true, incremental: false, composite: false, declaration: false, emitDeclarationOnly: false };
-  return ts.createProgram({ rootNames: [...roots], options, host: hostFor(options, known) });
+  const unread = new Map<string, string>();
+  return { program: ts.createProgram({ rootNames: [...roots], options, host: hostFor(options, known, unread) }), unread };
 }
 
-/** The system's files, and TypeScript's lib files from where ts-morph keeps them. */
-function hostFor(options: ts.CompilerOptions, known: ReadonlyMap<string, string>): ts.CompilerHost {
+/**
+ * Binds a file on its own, as the checker would when it starts (it skips a file already bound):
+ * a file TypeScript parses but cannot bind (a chain of 20,000 property reads) then fails alone,
+ * here, instead of taking the checker of the whole run down with it. `bindSourceFile` is
+ * TypeScript's internal export (not in its typings); without it the checker binds as usual.
+ */
+function bindAlone(sf: ts.SourceFile, options: ts.CompilerOptions): void {
+  const bind = (ts as unknown as { bindSourceFile?: (sf: ts.SourceFile, options: ts.CompilerOptions) => void }).bindSourceFile;
+  bind?.(sf, options);
+}
+
+/** The system's files, and TypeScript's lib files from where ts-morph keeps them; a file that does not parse is left out (`unread`). */
+function hostFor(options: ts.CompilerOptions, known: ReadonlyMap<string, string>, unread: Map<string, string>): ts.CompilerHost {
   const host = ts.createCompilerHost(options, true);
   const { folder, files } = libFiles();
   const lib = (file: string) => files.get(file.split('\\').join('/'));
@@ -83,7 +105,15 @@ function hostFor(options: ts.CompilerOptions, known: ReadonlyMap<string, string>
       const text = lib(file);
       if (text === undefined) {
         const mine = known.get(file);
-        return mine !== undefined ? ts.createSourceFile(file, mine, language, true) : host.getSourceFile(file, language, onError, fresh);
+        try {
+          const sf = mine !== undefined ? ts.createSourceFile(file, mine, language, true) : host.getSourceFile(file, language, onError, fresh);
+          if (sf) bindAlone(sf, options);
+          return sf;
+        } catch (error) {
+          // TypeScript's parser and binder recurse once per nesting level; the program goes on without the file.
+          unread.set(file, (error as Error).message);
+          return undefined;
+        }
       }
       const key = `${file}\0${typeof language === 'object' ? language.languageVersion : language}`;
       let sf = libSources.get(key);

@@ -16,6 +16,7 @@ import type { ts as Ts } from 'ts-morph';
 export const ts: typeof Ts = (createRequire(import.meta.url)('ts-morph') as { ts: typeof Ts }).ts;
 
 export declare namespace ts {
+  type BinaryExpression = Ts.BinaryExpression;
   type BindingElement = Ts.BindingElement;
   type BindingName = Ts.BindingName;
   type CallExpression = Ts.CallExpression;
@@ -51,6 +52,7 @@ export declare namespace ts {
   type PropertyDeclaration = Ts.PropertyDeclaration;
   type PropertySignature = Ts.PropertySignature;
   type ScriptKind = Ts.ScriptKind;
+  type Scanner = Ts.Scanner;
   type SourceFile = Ts.SourceFile;
   type StringLiteral = Ts.StringLiteral;
   type SyntaxKind = Ts.SyntaxKind;
@@ -60,6 +62,7 @@ export declare namespace ts {
   type TypeLiteralNode = Ts.TypeLiteralNode;
   type TypeNode = Ts.TypeNode;
   type TaggedTemplateExpression = Ts.TaggedTemplateExpression;
+  type TemplateExpression = Ts.TemplateExpression;
   type VariableDeclaration = Ts.VariableDeclaration;
   type VariableStatement = Ts.VariableStatement;
 }

@@ -36,38 +36,60 @@ function spawn(): Worker {
   return new Worker(bootstrap, { eval: true });
 }
 
-export function createPool(size: number): Pool {
-  const workers = Array.from({ length: size }, spawn);
+/**
+ * `size` threads. A thread that dies on a file (out of memory, or anything its own catch cannot
+ * hold) answers that file with an error and is replaced, with the step's options and facts sent
+ * again: one file cannot stop the run. `start` makes a thread (tests give one that dies on cue).
+ */
+export function createPool(size: number, start: () => Worker = spawn): Pool {
+  const workers = Array.from({ length: size }, start);
+  // The current step's controls, for a thread started in the middle of it.
+  let controls: Control[] = [];
   let nextId = 0;
   return {
     broadcast(control) {
+      controls = control.op === 'options' ? [control] : [...controls, control];
       for (const w of workers) w.postMessage(control);
     },
     run(jobs, onDone) {
       const replies: Reply[] = new Array(jobs.length);
       let cursor = 0;
       let finished = 0;
-      return new Promise((resolvePromise, reject) => {
+      return new Promise((resolvePromise) => {
         if (jobs.length === 0) return resolvePromise(replies);
-        const feed = (worker: Worker) => {
+        const feed = (slot: number) => {
           if (cursor >= jobs.length) return;
+          const worker = workers[slot]!;
           const index = cursor++;
           const id = nextId++;
-          const onMessage = (reply: Reply) => {
-            if (reply.id !== id) return;
+          const settle = (reply: Reply) => {
             worker.off('message', onMessage);
-            worker.off('error', reject);
+            worker.off('error', onError);
+            worker.off('exit', onExit);
             replies[index] = reply;
             finished++;
             onDone?.();
             if (finished === jobs.length) resolvePromise(replies);
-            else feed(worker);
+            else feed(slot);
           };
+          const onMessage = (reply: Reply) => {
+            if (reply.id === id) settle(reply);
+          };
+          const died = (why: string) => {
+            const next = start();
+            for (const c of controls) next.postMessage(c);
+            workers[slot] = next;
+            void worker.terminate();
+            settle({ id, error: { name: 'Error', message: `the worker thread migrating this file stopped (${why}); the file is left unchanged` } });
+          };
+          const onError = (error: Error) => died(error.message);
+          const onExit = (code: number) => died(`exit code ${code}`);
           worker.on('message', onMessage);
-          worker.once('error', reject);
+          worker.once('error', onError);
+          worker.once('exit', onExit);
           worker.postMessage({ ...jobs[index], id } as Task);
         };
-        for (const w of workers) feed(w);
+        for (const slot of workers.keys()) feed(slot);
       });
     },
     async close() {

@@ -61,6 +61,12 @@ export function unifiedDiffs(report: MigrationReport): string {
     .join('');
 }
 
+/** A failed file's line: its path and the error (the path once, with the error's line and column when it has them). */
+export function errorLine(f: Pick<FileReport, 'file' | 'error'>): string {
+  const error = f.error ?? '';
+  return error.startsWith(`${f.file}:`) ? error : `${f.file}: ${error}`;
+}
+
 export function summaryLine(report: MigrationReport): string {
   const { files, changed, companions, manual, errors, seconds, pending, notForThisApi, skipped, ignored } = report.summary;
   const verb = report.dryRun ? 'would change' : 'changed';

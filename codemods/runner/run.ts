@@ -18,6 +18,7 @@ import { handles } from '../apply.js';
 import { findTransform, MissingOptionError, missingOptions } from '../registry.js';
 import { forRun } from '../script-steps.js';
 import type { CompanionFile, Transform, TransformOptions } from '../types.js';
+import { settleFailures } from './failures.js';
 import { reportLeftovers } from './leftovers.js';
 import { listFiles } from './listing.js';
 import { runParses } from './parses.js';
@@ -91,8 +92,9 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   } finally {
     await pool?.close();
   }
-  reportLeftovers(reports, texts, steps);
+  reportLeftovers(reports, texts, steps, options.alone);
   const { written, writes } = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked);
+  settleFailures(reports);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
   const report: MigrationReport = {
     transforms: steps.map((t) => t.name),

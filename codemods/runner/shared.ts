@@ -77,23 +77,29 @@ export function runShared(
   for (const file of files) {
     if (quiet.has(file)) continue;
     const text = texts.get(file)!;
-    const script = scriptFor(file, text);
-    for (const step of steps) {
-      if (!handles(step, file)) continue;
-      try {
+    try {
+      const script = scriptFor(file, text);
+      for (const step of steps) {
+        if (!handles(step, file)) continue;
         if (script && step.script) {
           if (step.script.scan && stepWants(step.script, script)) append(facts.get(step)!, step.script.scan(script, options));
         } else if (!script || !step.script) append(facts.get(step)!, scanFile(step, text, file, options));
-      } catch (error) {
-        failed.set(file, error as Error);
       }
+    } catch (error) {
+      failed.set(file, error as Error);
     }
   }
   // Files another file's facts give work in (a function handed an operation's result), whatever their text.
   const touched = new Map<Transform, ReadonlySet<string>>();
   for (const step of steps) {
-    const found = step.script?.touches?.(facts.get(step)!, options);
-    if (found && found.size > 0) touched.set(step, found);
+    try {
+      const found = step.script?.touches?.(facts.get(step)!, options);
+      if (found && found.size > 0) touched.set(step, found);
+    } catch (error) {
+      // Which files the others' facts reach is not known: none of this step's files is written on a guess.
+      const why = new Error(`${step.name} could not tell which files other files' facts reach: ${(error as Error).message}`);
+      for (const file of files) if (handles(step, file) && !failed.has(file)) failed.set(file, why);
+    }
   }
   const isTouched = (step: Transform, file: string) => touched.get(step)?.has(file) ?? false;
   for (const file of files) {
@@ -109,7 +115,14 @@ export function runShared(
       progress();
       continue;
     }
-    const script = scriptFor(file, text);
+    let script: Script | undefined;
+    try {
+      script = scriptFor(file, text);
+    } catch (error) {
+      outcomes.set(file, [{ transform: mine[0]!.name, error: error as Error }]);
+      progress();
+      continue;
+    }
     if (script && mine.every((s) => s.script)) {
       try {
         const ch = fileChanges(script.sf);

@@ -1,12 +1,15 @@
 /**
  * GraphQL documents inside TypeScript/JavaScript: `gql`/`graphql` tagged templates, the string or
- * template arguments of `graphql(...)` calls, and template literals marked with a `/* GraphQL *\/`
- * comment (graphql-request's documented form; GraphQL Code Generator and graphql-config read it).
+ * template arguments of `graphql(...)` calls, template literals marked with a `/* GraphQL *\/`
+ * comment (graphql-request's documented form; GraphQL Code Generator and graphql-config read it),
+ * and strings no tag marks whose text is a v5 document (`untagged.ts`).
  * Each is returned as the exact slice of the file it occupies, so an offset in the document is an
  * offset in the file plus `start`.
  */
+import type { DocumentNode } from 'graphql';
 import { nodesOf } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
+import { looksV5, textOf, untaggedDocuments, type NamesV5 } from './untagged.js';
 
 const TAGS = new Set(['gql', 'graphql']);
 /** Modules whose default export is the `gql` tag. */
@@ -39,6 +42,14 @@ export interface EmbeddedDocument {
   raw: string;
   /** `${...}` interpolations, as [start, end) offsets into `raw`. */
   holes: Array<readonly [number, number]>;
+  /** An untagged document, parsed already when its text was judged. */
+  document?: DocumentNode;
+  /**
+   * Put together at run time (concatenated, or a template with `${…}` of values): no rewrite of its
+   * text can be proven. `raw` is then the whole expression with its quotes and operators blanked,
+   * and `holes` are its other operands.
+   */
+  built?: true;
 }
 
 function tagName(tag: ts.Expression): string | undefined {
@@ -88,7 +99,11 @@ function markedTemplates(sf: ts.SourceFile, found: EmbeddedDocument[]): void {
   visit(sf);
 }
 
-export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
+/**
+ * Every document of a script. `namesV5` says which untagged strings are v5 documents: by default
+ * those naming a root field spelled as v5 spelled them (`looksV5`); v5-to-v6 asks its schemas.
+ */
+export function findEmbeddedDocuments(sf: ts.SourceFile, namesV5: NamesV5 = looksV5): EmbeddedDocument[] {
   const found: EmbeddedDocument[] = [];
   if (MAGIC_COMMENT.test(sf.text)) markedTemplates(sf, found);
   const { tagged, calls } = nodesOf(sf);
@@ -108,6 +123,8 @@ export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
         if (doc) found.push(doc);
       }
   }
+  const untagged = untaggedDocuments(sf, new Set(found.map((d) => d.start)), namesV5);
+  for (const doc of untagged) found.push(doc);
   // In file order, as one walk found them: edits and reports follow the text.
   return found.sort((a, b) => a.start - b.start);
 }
@@ -117,12 +134,6 @@ export function findEmbeddedDocuments(sf: ts.SourceFile): EmbeddedDocument[] {
  * `${fragment}` between definitions) or, with `asNames`, a run of `_` (an interpolation standing
  * for fields). JavaScript escapes outside GraphQL text (`\n` in a quoted string) become blanks.
  */
-export function parseableText(doc: EmbeddedDocument, asNames: boolean): string {
-  const text = doc.raw.replace(/\\[nrt]/g, '  ');
-  if (doc.holes.length === 0) return text;
-  const chars = text.split('');
-  for (const [start, end] of doc.holes) {
-    for (let i = start; i < end; i++) chars[i] = asNames ? '_' : chars[i] === '\n' ? '\n' : ' ';
-  }
-  return chars.join('');
+export function parseableText(doc: Pick<EmbeddedDocument, 'raw' | 'holes'>, asNames: boolean): string {
+  return textOf(doc.raw, doc.holes, asNames);
 }

@@ -12,6 +12,7 @@ import { ParseError, type TransformOptions } from '../types.js';
 import { chooseSchema, type SchemaChoice } from '../../compat/v6-form/choose.js';
 import { rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from '../../compat/v6-form/document.js';
 import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from './embedded.js';
+import { looksV5, namesFlatField } from './untagged.js';
 import { invalidAfterRewrite, invalidAfterRewrites } from './validate.js';
 
 /** The v6 schemas of a run: `schemas` (several diagrams), else `schema`, else none. */
@@ -109,8 +110,11 @@ function preparedFor(sf: ts.SourceFile, options: TransformOptions, schemas: read
 /** The documents parsed, matched and rewritten, their rewrites not yet checked against the schema. */
 function draftDocuments(sf: ts.SourceFile, file: string, options: TransformOptions, schemas: readonly GraphQLSchema[]): PreparedDocument[] {
   // Parse every document first, so a file with one broken document is left wholly untouched.
-  const list: PreparedDocument[] = findEmbeddedDocuments(sf).map((doc) => {
-    const document = parseEmbedded(doc, file, sf);
+  // Untagged strings are documents when they name a v5 root field: one of the schemas', or one spelled
+  // as v5 spelled them (for another API, then: reported as such, as the version detector counts it).
+  const flat = schemas.length > 0 ? namesFlatField(schemas) : looksV5;
+  const list: PreparedDocument[] = findEmbeddedDocuments(sf, (d, inHole) => flat(d, inHole) || looksV5(d, inHole)).map((doc) => {
+    const document = doc.document ?? parseEmbedded(doc, file, sf);
     dropTokens(document);
     const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
     return { doc, document, inHole, choice: undefined };
@@ -127,7 +131,8 @@ function draftDocuments(sf: ts.SourceFile, file: string, options: TransformOptio
 
 /** Drops every rewrite the v6 schema refuses (`keepIfInvalid`), all of them checked at once. */
 function settle(entries: readonly PreparedDocument[]): void {
-  const pending = entries.filter((e) => e.rewrite && e.rewrite.edits.length > 0 && e.choice && e.choice !== 'foreign');
+  // A document built at run time is never rewritten (its rewrite only names what moves), so never checked.
+  const pending = entries.filter((e) => !e.doc.built && e.rewrite && e.rewrite.edits.length > 0 && e.choice && e.choice !== 'foreign');
   const invalid = invalidAfterRewrites(pending.map((e) => ({ before: e.document, text: e.doc.raw, rewrite: e.rewrite!, schema: (e.choice as SchemaChoice).schema, template: true })));
   for (const [i, entry] of pending.entries()) dropIfInvalid(entry.rewrite!, invalid[i]!);
 }

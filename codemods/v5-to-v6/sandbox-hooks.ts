@@ -7,7 +7,7 @@
  * a folder to its `index.ts`, and the tsconfig's `paths`.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ts as Ts } from 'ts-morph';
 
@@ -132,4 +132,19 @@ export function requireTypeScript(ts: typeof Ts, settings: Settings): void {
       throw error;
     }
   };
+}
+
+let hooked = false;
+
+/**
+ * The same hooks in this process, once: `verify --app` runs the app's handlers here rather than
+ * in the sandbox. ergraph-migrate loads a user's TypeScript this way everywhere and ships no tsx,
+ * whose esbuild has an install script that pnpm refuses by default.
+ */
+export function registerTypeScriptHooks(ts: typeof Ts, tsconfig: string | undefined): void {
+  if (hooked) return;
+  hooked = true;
+  const settings = settingsOf(ts, tsconfig);
+  register(HOOKS_URL, { data: { from: import.meta.url, settings: JSON.stringify(settings) } });
+  requireTypeScript(ts, settings);
 }

@@ -7,15 +7,18 @@
  * `SchemaLoadError` line. Nothing of the project runs when `loadCode` is false.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { groupsOf } from '../../compat/flat-index.js';
 import { append } from '../lib/append.js';
-import { importUserModule, registerTypeScript, type UserModule } from '../../src/cli-kit/user-module.js';
+import { importUserModule, type UserModule } from '../../src/cli-kit/user-module.js';
+import { ts } from '../lib/typescript.js';
 import { createOverlay, type Overlay } from '../runner/overlay.js';
 import type { ResolvedSchema } from '../runner/run.js';
 import { graphModules } from './graph-modules.js';
 import { inSandbox, type SandboxRequest } from './sandbox.js';
+import { registerTypeScriptHooks } from './sandbox-hooks.js';
 import { loadSchema, SchemaLoadError } from './schema.js';
 
 export interface SchemaSources {
@@ -58,10 +61,11 @@ function isV6(schema: GraphQLSchema): boolean {
 }
 
 /**
- * graphql-config is an optional peer: its current releases pull packages that require Node 22.15
- * (yarn 1 refuses to install them on the Node 20 ergraph supports). Without it, a config file
- * that is plainly there must not be skipped in silence; this glance only names the file for the
- * error, the lookup itself stays graphql-config's.
+ * graphql-config is the project's, not a dependency of ergraph-migrate: its current releases pull
+ * packages that require Node 22.15 (yarn 1 refuses to install them on the Node 20 ergraph
+ * supports), and a project with a GraphQL Config has it installed. Without it, a config file that
+ * is plainly there must not be skipped in silence; this glance only names the file for the error,
+ * the lookup itself stays graphql-config's.
  */
 function configFileIn(cwd: string): string | undefined {
   const names = readdirSync(cwd).filter((n) => /^(\.graphqlrc(\..+)?|graphql\.config\..+)$/.test(n));
@@ -73,18 +77,36 @@ function configFileIn(cwd: string): string | undefined {
   }
 }
 
+/** What this file uses of graphql-config's `loadConfig`. */
+type LoadConfig = (options: { rootDir: string; throwOnMissing: boolean; throwOnEmpty: boolean }) => Promise<
+  { filepath: string; projects: Record<string, { schema: unknown; getSchema(out: 'string'): Promise<string> }> } | undefined
+>;
+
+/**
+ * The project's graphql-config, as its own code would `require` it from `cwd` (npx runs this tool
+ * from a folder of its own), else one installed beside this tool.
+ */
+function projectLoadConfig(cwd: string): LoadConfig | undefined {
+  for (const from of [join(resolve(cwd), 'package.json'), import.meta.url]) {
+    try {
+      return (createRequire(from)('graphql-config') as { loadConfig: LoadConfig }).loadConfig;
+    } catch {
+      // not there: the next place
+    }
+  }
+  return undefined;
+}
+
 type FromConfig = { schema: GraphQLSchema; file: string } | { needsCode: string } | undefined;
 
 async function fromGraphQLConfig(cwd: string, loadCode: boolean): Promise<FromConfig> {
   // A config written as code runs when it is read: not before the user allows it.
   const named = configFileIn(cwd);
   if (!loadCode && named && CODE_FILE.test(named)) return { needsCode: `GraphQL Config ${named}` };
-  let loadConfig: typeof import('graphql-config').loadConfig;
-  try {
-    ({ loadConfig } = await import('graphql-config'));
-  } catch {
+  const loadConfig = projectLoadConfig(cwd);
+  if (!loadConfig) {
     const file = configFileIn(cwd);
-    if (file) throw new SchemaLoadError(`GraphQL Config ${file}`, 'reading it needs graphql-config (npm i -D graphql-config), or pass --schema');
+    if (file) throw new SchemaLoadError(`GraphQL Config ${file}`, 'reading it needs graphql-config installed in the project (npm i -D graphql-config), or pass --schema');
     return undefined;
   }
   let config: Awaited<ReturnType<typeof loadConfig>>;
@@ -142,19 +164,6 @@ function overlayTsconfig(cwd: string, overlay: Overlay): string | undefined {
   }
 }
 
-/**
- * tsx loads the user's TypeScript modules, and plain JavaScript (which may import TypeScript),
- * from the installed binary, as every command loads a user's module.
- */
-async function tsLoader(tsconfig?: string): Promise<Loader> {
-  try {
-    await registerTypeScript(tsconfig);
-  } catch (error) {
-    throw new SchemaLoadError('--app', `${(error as Error).message}, or pass --schema`);
-  }
-  return importUserModule;
-}
-
 /** What a module's ER graph is used through: its `GraphQLHandler` (the user's ergraph copy's). */
 export interface Handlerish {
   schema: unknown;
@@ -179,8 +188,8 @@ async function introspect(handler: Handlerish, where: string): Promise<GraphQLSc
  * Every ER graph a module exports, as a handler built with the ergraph copy the module itself
  * uses, and its schema rebuilt with this copy of graphql (`ergraph-migrate verify` runs them).
  */
-async function graphsOf(mod: UserModule, where: string): Promise<{ name: string; schema: GraphQLSchema; handler: Handlerish }[]> {
-  const found: { name: string; schema: GraphQLSchema; handler: Handlerish }[] = [];
+async function graphsOf(mod: UserModule, where: string): Promise<AppGraph[]> {
+  const found: AppGraph[] = [];
   const seen = new Set<unknown>();
   let ergraph: { GraphQLHandler: new (d: unknown) => Handlerish } | undefined;
   const handlerFor = async (diagram: unknown) => {
@@ -231,14 +240,26 @@ async function loadModule(load: Loader, file: string, where: string, timeoutMs: 
   }
 }
 
-/** `--app <module>`'s ER graphs and their handlers, loaded as v5-to-v6 loads it (for `ergraph-migrate verify`). */
-export async function appGraphs(app: string, cwd: string, timeoutMs = 30_000): Promise<{ name: string; schema: GraphQLSchema; handler: Handlerish }[]> {
+/** An ER graph a module exports: its handler (built with the module's own ergraph) and schema. */
+export interface AppGraph {
+  name: string;
+  schema: GraphQLSchema;
+  handler: Handlerish;
+}
+
+/**
+ * `--app <module>`'s ER graphs and their handlers, loaded as v5-to-v6 loads it (for `ergraph-migrate
+ * verify`), in this process; `load` gets a package as the module itself gets it.
+ */
+export async function appGraphs(app: string, cwd: string, timeoutMs = 30_000): Promise<{ graphs: AppGraph[]; load: UserModule['load'] }> {
   const file = resolve(cwd, app);
   const where = `--app ${app}`;
   if (!existsSync(file)) throw new SchemaLoadError(where, 'no such file');
-  const graphs = await graphsOf(await loadModule(await tsLoader(), file, where, timeoutMs), where);
+  registerTypeScriptHooks(ts, nearestTsconfig(cwd));
+  const mod = await loadModule(importUserModule, file, where, timeoutMs);
+  const graphs = await graphsOf(mod, where);
   if (graphs.length === 0) throw new SchemaLoadError(where, 'exports no ER diagram, baseEntity() family or GraphQLHandler');
-  return graphs;
+  return { graphs, load: mod.load };
 }
 
 /** Distinct schemas only: two modules exporting the same diagram count once. */
@@ -329,7 +350,7 @@ export async function lookupInProcess(request: SandboxRequest, log: (line: strin
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? join(overlay.dir, rel) : file;
   };
   // The sandbox's own TypeScript hooks are registered: tsx's would start esbuild, a process.
-  const load: Loader = (file) => importUserModule(file, { registerTsx: false });
+  const load: Loader = importUserModule;
   const found: { name: string; schema: GraphQLSchema }[] = [];
   const from: string[] = [];
   for (const file of registering) {

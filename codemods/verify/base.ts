@@ -6,10 +6,12 @@
  * from the work tree, through the `.v6-map.json` the migration wrote.
  */
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { UsageError } from '../../src/cli-kit/usage.js';
+import { toPosix } from '../runner/files.js';
 import { DOCUMENT_EXTENSIONS, documentsOf, type Found, type FoundDocument } from './find.js';
+import { DocumentModules } from './imports.js';
 
 function git(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
@@ -25,10 +27,18 @@ function documentsAt(ref: string, paths: readonly string[], cwd: string, ignore:
   const isIgnored = ignore.length > 0 ? picomatch([...ignore], { dot: true }) : () => false;
   const listed = git(cwd, ['ls-tree', '-r', '--name-only', '-z', ref, '--', ...paths]).split('\0').filter(Boolean);
   const found: Found = { documents: [], mapping: {}, skipped: [] };
+  // Fragments a document imports are read at the same commit.
+  const modules = new DocumentModules((abs) => {
+    try {
+      return git(cwd, ['show', `${ref}:./${toPosix(relative(cwd, abs))}`]);
+    } catch {
+      return undefined;
+    }
+  });
   for (const file of listed) {
     if (isIgnored(file) || !DOCUMENT_EXTENSIONS.some((e) => file.toLowerCase().endsWith(e)) || file.toLowerCase().endsWith('.json')) continue;
     if (file.split('/').some((part) => part === 'node_modules' || part === 'dist' || part === 'build')) continue;
-    documentsOf(resolve(cwd, file), file, git(cwd, ['show', `${ref}:./${file}`]), found, false);
+    documentsOf(resolve(cwd, file), file, git(cwd, ['show', `${ref}:./${file}`]), found, modules, false);
   }
   return found;
 }
@@ -50,7 +60,7 @@ export function pairWithBase(ref: string, paths: readonly string[], cwd: string,
       const reason = !after
         ? `its file has no documents in the work tree (moved or deleted since ${ref}?): nothing to pair it with`
         : `${file} has ${before.length} documents at ${ref} and ${after.length} in the work tree: verify pairs them in order only when the counts agree`;
-      for (const d of before) documents.push({ ...d, notRun: reason });
+      for (const d of before) documents.push({ ...d, notRun: { cause: 'unpaired', reason } });
       continue;
     }
     before.forEach((d, i) => documents.push({ ...d, line: after[i]!.line, v6: after[i]!.text, ...(after[i]!.notRun ? { notRun: after[i]!.notRun } : {}) }));

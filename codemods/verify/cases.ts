@@ -6,8 +6,9 @@
 import { Kind, parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { applyEdits } from '../../compat/v6-form/edits.js';
 import { chooseSchema } from '../../compat/v6-form/choose.js';
-import { rewriteDocument, type MovedPath } from '../../compat/v6-form/document.js';
+import { movesOfOperation, rewriteDocument, type MovedPath } from '../../compat/v6-form/document.js';
 import type { FoundDocument } from './find.js';
+import type { NotRunCause } from './report.js';
 
 export type OperationKind = 'query' | 'mutation' | 'subscription';
 
@@ -32,6 +33,7 @@ export interface NotRun {
   line: number;
   operation: string | null;
   kind?: OperationKind;
+  cause: NotRunCause;
   reason: string;
 }
 
@@ -50,12 +52,14 @@ const requiredOf = (op: OperationDefinitionNode) =>
 export function casesOf(doc: FoundDocument, schemas: readonly GraphQLSchema[], keepResponseKeys = true): (VerifyCase | NotRun)[] {
   const at = { file: doc.file, line: doc.line };
   const document = parsed(doc.text);
-  if (typeof document === 'string') return doc.notRun ? [{ ...at, operation: null, reason: doc.notRun }] : [{ ...at, operation: null, reason: document }];
+  if (typeof document === 'string') return [{ ...at, operation: null, ...(doc.notRun ?? { cause: 'parse', reason: document }) }];
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (doc.notRun) return (operations.length > 0 ? operations : [undefined]).map((op) => ({ ...at, operation: op?.name?.value ?? null, reason: doc.notRun! }));
+  // Fragments are run where an operation spreads them: alone they are no operation to run (nor one left unproven).
+  if (operations.length === 0) return [];
   const choice = chooseSchema(document, schemas);
   // No root field at all (fragments on ordinary types), or none of this API's: not a v5 document to check.
   if (choice === undefined || choice === 'foreign') return [];
+  if (doc.notRun) return operations.map((op) => ({ ...at, operation: op.name?.value ?? null, ...doc.notRun! }));
   let rewrite = rewriteDocument(document, doc.text, choice.schema, choice.index, { keepResponseKeys });
   // A document migrated with the other response-key choice moved its keys elsewhere: its moves are the other rewrite's.
   const other = rewriteDocument(document, doc.text, choice.schema, choice.index, { keepResponseKeys: !keepResponseKeys });
@@ -63,13 +67,12 @@ export function casesOf(doc: FoundDocument, schemas: readonly GraphQLSchema[], k
   // Already v6 (a migrated tree read without its base): nothing moved, nothing to compare.
   if (rewrite.moves.length === 0 && rewrite.problems.length === 0) return [];
   if (rewrite.problems.length > 0 && doc.v6 === undefined)
-    return operations.map((op) => ({ ...at, operation: op.name?.value ?? null, reason: `v5-to-v6 leaves it for manual work: ${rewrite.problems.map((p) => p.reason).join('; ')}` }));
+    return operations.map((op) => ({ ...at, operation: op.name?.value ?? null, cause: 'manual', reason: `v5-to-v6 leaves it for manual work: ${rewrite.problems.map((p) => p.reason).join('; ')}` }));
   const v6 = doc.v6 ?? applyEdits(doc.text, rewrite.edits);
-  if (operations.length === 0) return [{ ...at, operation: null, reason: 'it holds fragments only: they are checked where an operation spreads them' }];
   return operations.map((op) => {
     const name = op.name?.value ?? null;
     const base = { ...at, operation: name, kind: op.operation as OperationKind };
-    const moves = rewrite.moves.filter((m) => ('operation' in m.where ? m.where.operation === name : true));
+    const moves = movesOfOperation(rewrite.moves, name);
     return { ...base, v5: doc.text, v6, moves, schema: choice.schema, required: requiredOf(op), ...(doc.persistedId ? { persistedId: doc.persistedId } : {}) };
   });
 }

@@ -10,8 +10,11 @@ import { parseSource, SCRIPT_EXTENSIONS, lineColumn, ts } from '../lib/parse.js'
 import { blockView, isSfc, scriptBlocks, SFC_EXTENSIONS } from '../lib/sfc.js';
 import { collectFiles, toPosix, type SkippedEntry } from '../runner/files.js';
 import { ignoredByGit } from '../runner/git.js';
-import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from '../v5-to-v6/embedded.js';
+import { parseableText } from '../v5-to-v6/embedded.js';
+import { DocumentModules } from './imports.js';
 import { manifestFormat, mappingFileOf, type PersistedMapping } from '../v5-to-v6/manifest.js';
+import { DOCUMENT_HINT } from '../v5-to-v6/untagged.js';
+import type { NotRunCause } from './report.js';
 
 export interface FoundDocument {
   /** Relative to cwd, `/` separators. */
@@ -24,7 +27,7 @@ export interface FoundDocument {
   /** A persisted operation's old id: the compat layer runs it by id, through the mapping. */
   persistedId?: string;
   /** Why it cannot be run as it stands. */
-  notRun?: string;
+  notRun?: { cause: NotRunCause; reason: string };
 }
 
 export interface Found {
@@ -37,42 +40,23 @@ export interface Found {
 const GRAPHQL = ['.graphql', '.gql'];
 const EXTENSIONS = [...SCRIPT_EXTENSIONS, ...SFC_EXTENSIONS, ...GRAPHQL, '.json'];
 const HOLES =
-  'its text has `${...}` interpolations that are not documents of this file (fragments imported, or parts built at run time): verify runs whole documents only; check it by hand';
+  'its text has `${...}` interpolations that are not documents of this project (parts built at run time, or fragments from a package): verify runs whole documents only; check it by hand';
 
-/** `const NAME = gql`…``: the name a document is interpolated by (`${NAME}`), else undefined. */
-function declaredName(node: ts.Node): string | undefined {
-  const parent = node.parent;
-  return parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name) ? parent.name.text : undefined;
-}
-
-/**
- * A document's text with each `${NAME}` replaced by the document `NAME` holds in this file (the
- * common Apollo way of pasting fragments in), as the client sends it; undefined when a hole is
- * anything else. Nested up to a few levels, never in a cycle.
- */
-function resolved(doc: EmbeddedDocument, byName: ReadonlyMap<string, EmbeddedDocument>, depth = 0): string | undefined {
-  if (doc.holes.length === 0) return doc.raw;
-  if (depth > 5) return undefined;
-  let text = '';
-  let cursor = 0;
-  for (const [start, end] of doc.holes) {
-    const inner = byName.get(doc.raw.slice(start + 2, end - 1).trim());
-    const part = inner && resolved(inner, byName, depth + 1);
-    if (part === undefined) return undefined;
-    text += doc.raw.slice(cursor, start) + part;
-    cursor = end;
+/** A module of the work tree, if there is one at that path. */
+function readIfThere(abs: string): string | undefined {
+  try {
+    return readFileSync(abs, 'utf8');
+  } catch {
+    return undefined;
   }
-  return text + doc.raw.slice(cursor);
 }
 
-function fromScript(sf: ts.SourceFile, file: string, into: FoundDocument[]): void {
-  const documents = findEmbeddedDocuments(sf);
-  const byName = new Map(documents.flatMap((d) => (declaredName(d.node) ? [[declaredName(d.node)!, d] as const] : [])));
-  for (const doc of documents) {
+function fromScript(sf: ts.SourceFile, abs: string, file: string, into: FoundDocument[], modules: DocumentModules): void {
+  for (const doc of modules.documentsOf(abs, sf)) {
     const { line } = lineColumn(sf, doc.start);
-    const text = resolved(doc, byName);
+    const text = modules.textOf(abs, doc);
     // Unresolved holes blanked, so the report can still name the operations.
-    into.push(text === undefined ? { file, line, text: parseableText(doc, false), notRun: HOLES } : { file, line, text });
+    into.push(text === undefined ? { file, line, text: parseableText(doc, false), notRun: { cause: 'unresolved', reason: HOLES } } : { file, line, text });
   }
 }
 
@@ -103,16 +87,16 @@ function fromManifest(abs: string, file: string, source: string, found: Found): 
 }
 
 /** The documents of one file's text; `manifests: false` reads no JSON (a base commit's manifests are not paired). */
-export function documentsOf(abs: string, file: string, source: string, found: Found, manifests = true): void {
+export function documentsOf(abs: string, file: string, source: string, found: Found, modules: DocumentModules, manifests = true): void {
   try {
     if (GRAPHQL.some((e) => abs.toLowerCase().endsWith(e))) {
       if (source.trim()) found.documents.push({ file, line: 1, text: source });
     } else if (abs.toLowerCase().endsWith('.json')) {
       if (manifests && !abs.endsWith('.v6-map.json') && manifestFormat(source)) fromManifest(abs, file, source, found);
     } else if (isSfc(abs)) {
-      for (const block of scriptBlocks(source, abs)) fromScript(parseSource(blockView(source, block), abs, block.kind), file, found.documents);
-    } else if (/\b(?:gql|graphql)\b/i.test(source)) {
-      fromScript(parseSource(source, abs), file, found.documents);
+      for (const block of scriptBlocks(source, abs)) fromScript(parseSource(blockView(source, block), abs, block.kind), abs, file, found.documents, modules);
+    } else if (/\b(?:gql|graphql)\b/i.test(source) || DOCUMENT_HINT.test(source)) {
+      fromScript(parseSource(source, abs), abs, file, found.documents, modules);
     }
   } catch (error) {
     found.skipped.push({ file, reason: (error as Error).message.split('\n')[0]! });
@@ -126,9 +110,10 @@ export function findDocuments(paths: readonly string[], cwd: string, ignore: rea
   const { files, skipped } = collectFiles(paths, { cwd, ignore, extensions: EXTENSIONS });
   const ignored = ignoredByGit(files);
   const found: Found = { documents: [], mapping: {}, skipped: [...skipped] };
+  const modules = new DocumentModules(readIfThere);
   for (const abs of files) {
     if (ignored.has(abs)) continue;
-    documentsOf(abs, toPosix(relative(cwd, abs)), readFileSync(abs, 'utf8'), found);
+    documentsOf(abs, toPosix(relative(cwd, abs)), readFileSync(abs, 'utf8'), found, modules);
   }
   return found;
 }

@@ -17,10 +17,10 @@ import { UsageError } from '../../src/cli-kit/usage.js';
 import { EXIT } from '../exit.js';
 import { pairWithBase } from './base.js';
 import { casesOf, isCase, type NotRun, type VerifyCase } from './cases.js';
-import { compareAnswers, valueAt } from '../../compat/v6-form/answers.js';
+import { compareAnswers, valueAt, type Answer } from '../../compat/v6-form/answers.js';
 import { findDocuments } from './find.js';
 import { checkMutationTarget } from './guard.js';
-import { summarize, summaryLine, toJson, toMarkdown, verdictLine, type DocumentVerdict, type Verdict } from './report.js';
+import { summarize, summaryLine, toJson, toMarkdown, unprovenLine, verdictLine, type DocumentVerdict, type Verdict } from './report.js';
 import { appTarget, urlTarget, type Target } from './targets.js';
 
 export interface VerifyArgs {
@@ -62,23 +62,39 @@ function checkArgs(args: VerifyArgs): void {
 }
 
 async function run(c: VerifyCase, target: Target, args: VerifyArgs, variables: Variables): Promise<Verdict> {
-  if (c.kind === 'subscription') return { verdict: 'not run', reason: 'a subscription: verify runs queries and mutations' };
+  if (c.kind === 'subscription') return { verdict: 'not run', cause: 'subscription', reason: 'a subscription: verify runs queries and mutations' };
   if (c.kind === 'mutation' && !args.mutations)
-    return { verdict: 'not run', reason: 'a mutation: run only with --mutations --target-env <non-production target>' };
+    return { verdict: 'not run', cause: 'mutation', reason: 'a mutation: run only with --mutations --target-env <non-production target>' };
   const given = (c.operation !== null ? variables[c.operation] : undefined) ?? {};
   const missing = c.required.filter((v) => !(v in given));
   if (missing.length > 0)
-    return { verdict: 'not run', reason: `needs ${missing.map((v) => `$${v}`).join(', ')}: give ${missing.length === 1 ? 'it' : 'them'} in --variables <file.json> under "${c.operation ?? '(name the operation)'}"` };
+    return { verdict: 'not run', cause: 'variables', reason: `needs ${missing.map((v) => `$${v}`).join(', ')}: give ${missing.length === 1 ? 'it' : 'them'} in --variables <file.json> under "${c.operation ?? '(name the operation)'}"` };
   const request = { variables: given, ...(c.operation !== null ? { operationName: c.operation } : {}) };
   try {
     const v5 = await target.v5({ ...request, query: c.v5, ...(c.persistedId ? { persistedId: c.persistedId } : {}) }, c.schema);
     const v6 = await target.v6({ ...request, query: c.v6 }, c.schema);
+    // An answer without data is a request refused (the document does not validate, an unknown
+    // fragment…): both sides refusing alike would compare "same" and prove nothing.
+    const refused = refusal(v5) ?? refusal(v6);
+    if (refused) return { verdict: 'not run', cause: 'refused', reason: refused };
     const compared = compareAnswers(v5, v6, c.moves);
     if (!compared.path) return { verdict: 'same' };
     return { verdict: 'differs', path: compared.path, v5: valueAt(compared.v5, compared.path), v6: valueAt(compared.v6, compared.path) };
   } catch (error) {
-    return { verdict: 'not run', reason: (error as Error).message.split('\n')[0]! };
+    return { verdict: 'not run', cause: 'failed', reason: (error as Error).message.split('\n')[0]! };
   }
+}
+
+/**
+ * Why an answer is a refusal of the request, else undefined: no data and no error at a field's
+ * path (a field's error that nulls the whole data has one) — the document did not validate or run.
+ */
+function refusal(answer: Answer): string | undefined {
+  if (answer.data !== undefined && answer.data !== null) return undefined;
+  const errors = (Array.isArray(answer.errors) ? answer.errors : []) as { message?: unknown; path?: unknown }[];
+  if (errors.some((e) => Array.isArray(e?.path))) return undefined;
+  const first = typeof errors[0]?.message === 'string' ? `: ${errors[0].message}` : '';
+  return `the endpoint answered no data${first}`;
 }
 
 function writeReport(path: string, text: string, cwd: string): void {
@@ -87,7 +103,7 @@ function writeReport(path: string, text: string, cwd: string): void {
   writeFileSync(abs, text);
 }
 
-/** The exit code: 0 when no operation differs, 4 when one does (EXIT.differs). */
+/** The exit code: 4 when an operation differs (EXIT.differs), else 5 when one was not run or none was (EXIT.unproven), else 0. */
 export async function verify(args: VerifyArgs, io: CommandIO): Promise<number> {
   checkArgs(args);
   const started = performance.now();
@@ -100,7 +116,7 @@ export async function verify(args: VerifyArgs, io: CommandIO): Promise<number> {
     for (const doc of found.documents) {
       for (const c of casesOf(doc, target.schemas, args.keepResponseKeys)) {
         const at = { file: c.file, line: c.line, operation: c.operation, ...(c.kind ? { kind: c.kind } : {}) };
-        const verdict = isCase(c) ? await run(c, target, args, variables) : { verdict: 'not run' as const, reason: (c as NotRun).reason };
+        const verdict = isCase(c) ? await run(c, target, args, variables) : { verdict: 'not run' as const, cause: (c as NotRun).cause, reason: (c as NotRun).reason };
         const persisted = isCase(c) && c.persistedId ? { persistedId: c.persistedId } : {};
         verdicts.push({ ...at, ...persisted, ...verdict });
         io.stdout.write(`${verdictLine(verdicts[verdicts.length - 1]!)}\n`);
@@ -113,6 +129,8 @@ export async function verify(args: VerifyArgs, io: CommandIO): Promise<number> {
   const report = summarize(target.name, verdicts, found.skipped, (performance.now() - started) / 1000);
   if (verdicts.length === 0) io.stdout.write('no v5 documents found: nothing to verify (on a migrated tree, name the commit before the migration with --base <ref>)\n');
   io.stdout.write(`${summaryLine(report)}\n`);
+  const unproven = unprovenLine(report);
+  if (unproven) io.stdout.write(`${unproven}\n`);
   if (args.report) writeReport(args.report, args.report.endsWith('.json') ? toJson(report) : toMarkdown(report), io.cwd);
-  return report.summary.differs > 0 ? EXIT.differs : EXIT.ok;
+  return report.summary.differs > 0 ? EXIT.differs : unproven ? EXIT.unproven : EXIT.ok;
 }

@@ -1,10 +1,26 @@
 /** `verify`'s verdicts as the console, JSON and Markdown say them, in the migration report's style. */
 import type { SkippedEntry } from '../runner/files.js';
 
+/** Why an operation was not run, as the summary counts it. */
+export type NotRunCause = 'mutation' | 'subscription' | 'variables' | 'unresolved' | 'manual' | 'unpaired' | 'parse' | 'refused' | 'failed';
+
 export type Verdict =
   | { verdict: 'same' }
   | { verdict: 'differs'; path: string; v5: unknown; v6: unknown }
-  | { verdict: 'not run'; reason: string };
+  | { verdict: 'not run'; cause: NotRunCause; reason: string };
+
+/** How the summary names each cause, and what runs them. */
+const CAUSES: Record<NotRunCause, [one: string, many: string]> = {
+  mutation: ['mutation (run with --mutations --target-env <target>)', 'mutations (run with --mutations --target-env <target>)'],
+  subscription: ['subscription (verify runs queries and mutations)', 'subscriptions (verify runs queries and mutations)'],
+  variables: ['needs variables (--variables <file.json>)', 'need variables (--variables <file.json>)'],
+  unresolved: ['has interpolations verify cannot resolve', 'have interpolations verify cannot resolve'],
+  manual: ['is left for manual work by v5-to-v6', 'are left for manual work by v5-to-v6'],
+  unpaired: ['is not paired with the base commit', 'are not paired with the base commit'],
+  parse: ['does not parse', 'do not parse'],
+  refused: ['was refused by the endpoint (no data)', 'were refused by the endpoint (no data)'],
+  failed: ['got no GraphQL answer', 'got no GraphQL answer'],
+};
 
 export type DocumentVerdict = Verdict & {
   file: string;
@@ -41,8 +57,19 @@ export function summaryLine(r: VerifyReport): string {
   return `verify against ${r.target}: ${r.documents.length} operations, ${same} same, ${differs} differ, ${notRun} not run (${seconds.toFixed(2)}s)`;
 }
 
+/** Why the run proves less than it should, by cause (`not proven: 2 of 5 operations not run: 1 mutation (…), …`); undefined when it proves all. */
+export function unprovenLine(r: VerifyReport): string | undefined {
+  if (r.documents.length === 0) return 'not proven: no operation was run';
+  if (r.summary.notRun === 0) return undefined;
+  const counts = new Map<NotRunCause, number>();
+  for (const d of r.documents) if (d.verdict === 'not run') counts.set(d.cause, (counts.get(d.cause) ?? 0) + 1);
+  const parts = [...counts].map(([cause, n]) => `${n} ${CAUSES[cause][n === 1 ? 0 : 1]}`);
+  return `not proven: ${r.summary.notRun} of ${r.documents.length} operations not run: ${parts.join(', ')}`;
+}
+
 export function toJson(r: VerifyReport): string {
-  return `${JSON.stringify({ tool: 'ergraph-migrate verify', ...r }, null, 2)}\n`;
+  const unproven = unprovenLine(r);
+  return `${JSON.stringify({ tool: 'ergraph-migrate verify', ...r, summary: { ...r.summary, proven: !unproven } }, null, 2)}\n`;
 }
 
 // `<` too: reasons name placeholders (`<file.json>`) that Markdown renderers would take for HTML tags.
@@ -62,6 +89,8 @@ export function toMarkdown(r: VerifyReport): string {
     '|---:|---:|---:|---:|',
     `| ${r.documents.length} | ${same} | ${differs} | ${notRun} |`,
   ];
+  const unproven = unprovenLine(r);
+  if (unproven) out.push('', `**${cell(unproven)}**`);
   const differing = rows('differs', (d) => d.verdict === 'differs' ? `| ${code(`${d.file}:${d.line}`)} | ${cell(nameOf(d))} | ${code(d.path)} | ${code(show(d.v5))} | ${code(show(d.v6))} |` : '');
   if (differing.length) out.push('', '## Differs', '', '| where | operation | first differing path | v5 | v6 |', '|---|---|---|---|---|', ...differing);
   const skippedRuns = rows('not run', (d) => (d.verdict === 'not run' ? `| \`${d.file}:${d.line}\` | ${cell(nameOf(d))} | ${cell(d.reason)} |` : ''));

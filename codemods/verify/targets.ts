@@ -1,14 +1,16 @@
 /**
  * Where `verify` runs the two documents. `--app <module>`: the user's ER graph in this process,
- * the v5 document through the compat layer over it (`createCompatHandler`, old persisted ids
- * through the run's `.v6-map.json` files) and the v6 document through the handler itself.
+ * the v5 document through the compat layer over it (the project's own `createCompatHandler`,
+ * compat.ts; old persisted ids through the run's `.v6-map.json` files) and the v6 document
+ * through the handler itself.
  * `--url <base>`: a running server, POSTing to `<base>/graphql/v5` (compat, as the README mounts
  * it) and `<base>/graphql` (v6).
  */
+import { resolve } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
-import { createCompatHandler, type CompatHandler, type V6Handler } from '../../compat/handler.js';
 import type { PersistedMapping } from '../../compat/persisted.js';
-import { appGraphs } from '../v5-to-v6/sources.js';
+import { appGraphs, type Handlerish } from '../v5-to-v6/sources.js';
+import { checkProjectErgraph, projectCompat, type ProjectCompat } from './compat.js';
 import { loadSchema } from '../v5-to-v6/schema.js';
 import type { Answer } from '../../compat/v6-form/answers.js';
 
@@ -29,15 +31,17 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** Loads `--app` and builds the compat layer over each ER graph it exports. */
+/** Loads `--app` and builds the project's compat layer over each ER graph it exports. */
 export async function appTarget(app: string, cwd: string, mapping: PersistedMapping): Promise<Target> {
-  const graphs = await appGraphs(app, cwd);
-  const byschema = new Map<GraphQLSchema, { compat: CompatHandler; handler: (typeof graphs)[number]['handler'] }>();
+  const file = resolve(cwd, app);
+  checkProjectErgraph(file);
+  const { graphs, load } = await appGraphs(app, cwd);
+  const createCompatHandler = await projectCompat(load, file);
+  const byschema = new Map<GraphQLSchema, { compat: ProjectCompat; handler: Handlerish }>();
   for (const { schema, handler } of graphs) {
-    // The schema rebuilt with this graphql copy: the user's handler may use another, and compat
-    // builds its flat schema from this one. Execution stays the user's handler's.
-    const v6: V6Handler = { schema, execute: (query, opts) => handler.execute(query, opts) as ReturnType<V6Handler['execute']> };
-    const compat = createCompatHandler(v6, Object.keys(mapping).length > 0 ? { persisted: { mapping } } : {});
+    // `schema` is the handler's rebuilt with this tool's graphql (the documents are migrated
+    // against it); compat gets the handler itself: the project's ergraph and graphql, one copy.
+    const compat = createCompatHandler(handler, Object.keys(mapping).length > 0 ? { persisted: { mapping } } : {});
     byschema.set(schema, { compat, handler });
   }
   const of = (schema: GraphQLSchema) => byschema.get(schema)!;
@@ -49,7 +53,7 @@ export async function appTarget(app: string, cwd: string, mapping: PersistedMapp
       return of(schema).compat.execute(persistedId ? undefined : query, persistedId ? { ...opts, documentId: persistedId } : opts);
     },
     async v6({ query, variables, operationName }, schema) {
-      return of(schema).handler.execute(query, { variables, operationName });
+      return of(schema).handler.execute(query, { variables, operationName }) as Promise<Answer>;
     },
     async close() {
       await Promise.all([...byschema.values()].map((g) => g.compat.usage.close()));

@@ -281,6 +281,15 @@ export function rewriteDocument(
   return out;
 }
 
+/**
+ * The moves that concern one operation of the document: its own, and those of the root fragments
+ * it may spread (`verify` compares each operation's answers with these; so do the compat
+ * endpoint's shadow runs).
+ */
+export function movesOfOperation(moves: readonly MovedPath[], operation: string | null): MovedPath[] {
+  return moves.filter((m) => ('operation' in m.where ? m.where.operation === operation : true));
+}
+
 /** `data.userGetAll → data.User.userGetAll`, the way reports print a move. */
 export function describeMove(move: MovedPath): string {
   const where = 'operation' in move.where ? `operation ${move.where.operation ?? '(anonymous)'}` : `fragment ${move.where.fragment}`;

@@ -1,18 +1,24 @@
-/** The installed package's version, for `--version`: read from its package.json, wherever the code runs from (sources or dist/). */
+/**
+ * The version of the package a module belongs to, for `--version`: read from the nearest
+ * package.json of ergraph or ergraph-migrate above `from` (the caller's `import.meta.url`), so
+ * the same code answers from the sources, from dist/, and compiled into either package.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+const PACKAGES = new Set(['ergraph', 'ergraph-migrate']);
+
+export function packageVersion(from: string): string {
+  let dir = dirname(fileURLToPath(from));
   for (;;) {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'ergraph' && pkg.version) return pkg.version;
+      if (pkg.name && PACKAGES.has(pkg.name) && pkg.version) return pkg.version;
     }
     const up = dirname(dir);
-    if (up === dir) throw new Error('ergraph: package.json not found above ' + fileURLToPath(import.meta.url));
+    if (up === dir) throw new Error(`package.json of ergraph or ergraph-migrate not found above ${fileURLToPath(from)}`);
     dir = up;
   }
 }

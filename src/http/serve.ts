@@ -8,10 +8,12 @@
  * minutes for a request, timeouts checked only every 30 s, a `close()` that waits for ever), so a
  * few thousand idle or slow clients hold a server. `serveApp(app)` starts a Hono app with these
  * limits; `limitServer(server)` applies them to a server you created yourself (pass
- * `serverOptions(limits)` to `http.createServer` too, for the timeout checks' interval).
+ * `serverOptions(limits)` to `http.createServer` too, for the timeout checks' interval). The cap
+ * and the minimum data rate are connections.ts's.
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { guardConnections } from './connections.js';
 
 export interface ServerLimits {
   /** Time to receive a request's headers (default 10 000 ms): slow-header clients get 408. */
@@ -22,8 +24,16 @@ export interface ServerLimits {
   keepAliveTimeoutMs?: number;
   /** A connection with no bytes in either direction for this long is closed (default 60 000 ms), e.g. a client that stops reading its response. */
   socketTimeoutMs?: number;
-  /** Open connections at most (default 1 000); one more is closed as soon as it is accepted. */
+  /**
+   * Open connections at most (default 1 000). At the cap a new connection closes the one that has
+   * gone longest without a byte either way, among those not waiting for the app's answer (idle,
+   * sending slowly, not reading); when every one waits for the app, the new one is closed.
+   */
   maxConnections?: number;
+  /** A request (headers and body) arriving slower than this on average once `requestRateGraceMs` has passed gets 408 (default 240 bytes/s, as Kestrel). */
+  minRequestBytesPerSecond?: number;
+  /** How long a request may take before `minRequestBytesPerSecond` applies (default 5 000 ms). */
+  requestRateGraceMs?: number;
   /** How long `close()` waits for requests in flight before closing their connections (default 10 000 ms). */
   shutdownTimeoutMs?: number;
 }
@@ -34,6 +44,8 @@ export const DEFAULT_SERVER_LIMITS: Readonly<Required<ServerLimits>> = Object.fr
   keepAliveTimeoutMs: 5_000,
   socketTimeoutMs: 60_000,
   maxConnections: 1_000,
+  minRequestBytesPerSecond: 240,
+  requestRateGraceMs: 5_000,
   shutdownTimeoutMs: 10_000,
 });
 
@@ -68,6 +80,8 @@ export function serverOptions(limits: ServerLimits = {}): ServerOptions {
 }
 
 export interface LimitedServer {
+  /** The limits in force, defaults filled in. */
+  readonly limits: Readonly<Required<ServerLimits>>;
   /**
    * Stop accepting, close idle connections, wait for requests in flight up to
    * `shutdownTimeoutMs`, then close what is left. Resolves when every connection is closed;
@@ -82,22 +96,14 @@ export function limitServer(server: Server, limits: ServerLimits = {}): LimitedS
   server.headersTimeout = l.headersTimeoutMs;
   server.requestTimeout = l.requestTimeoutMs;
   server.keepAliveTimeout = l.keepAliveTimeoutMs;
-  server.maxConnections = l.maxConnections;
   // With no 'timeout' listener Node destroys the socket itself.
   server.setTimeout(l.socketTimeoutMs);
-
-  // Refused connections are a sign of load or of an attack: say so, once per streak, not per socket.
-  let dropping = false;
-  let quietTimer: NodeJS.Timeout | undefined;
-  server.on('drop', () => {
-    if (!dropping) console.warn(`ergraph: ${l.maxConnections} connections open (maxConnections); refusing new ones until some close`);
-    dropping = true;
-    clearTimeout(quietTimer);
-    quietTimer = setTimeout(() => (dropping = false), 60_000).unref();
-  });
+  // The cap is the guard's: Node's own maxConnections would refuse the newest client, not the slowest.
+  guardConnections(server, l, (line) => console.warn(line));
 
   let closing: Promise<void> | undefined;
   return {
+    limits: Object.freeze(l),
     close() {
       closing ??= new Promise<void>((resolve) => {
         const deadline = setTimeout(() => server.closeAllConnections(), l.shutdownTimeoutMs);
@@ -110,7 +116,6 @@ export function limitServer(server: Server, limits: ServerLimits = {}): LimitedS
         server.close(() => {
           clearTimeout(deadline);
           clearInterval(sweep);
-          clearTimeout(quietTimer);
           server.off('request', closeAfter);
           resolve();
         });

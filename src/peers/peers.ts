@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, parse } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installedVersion } from './installed.js';
 import { packageManager } from './package-manager.js';
 
 /** Packages that are not installed: a command exits 1 with the one-line message; an import path throws it. */
@@ -37,17 +38,9 @@ export function ergraphVersion(): string {
   return ergraphManifest().manifest.version!;
 }
 
-/**
- * Whether code in ergraph can import `name`: a `node_modules/<name>` walking up from ergraph's
- * folder, as Node looks (under pnpm, ergraph's folder in the store sits beside its peers). Read
- * from the folders rather than resolved, because packages with an `exports` map need not expose
- * an entry `require.resolve` accepts.
- */
+/** Whether code in ergraph can import `name` (installed.ts says how that is found). */
 export function isInstalled(name: string, fromDir = ergraphManifest().dir): boolean {
-  for (let dir = fromDir; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
-    if (dir === parse(dir).root) return false;
-  }
+  return installedVersion(name, fromDir) !== undefined;
 }
 
 /** `^8.11.0` → `8`, `^0.45.0` → `0.45` (what a user types); another range is quoted whole. */

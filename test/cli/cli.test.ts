@@ -1,5 +1,5 @@
 /** The `ergraph` bin: its command list, usage errors, and `ergraph demo` end to end. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,17 @@ describe('ergraph --help', () => {
     expect(unknown.stderr).toMatch(/^ergraph: .* \(run ergraph --help for usage\)\n$/);
     expect((await run([])).code).toBe(2);
   });
+});
+
+describe('ergraph --version', () => {
+  it('--version and -v print the package version on stdout, exit 0 (the bin)', async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const cli = spawnCli([flag]);
+      expect(await cli.exit(), flag).toBe(0);
+      expect([cli.stdout(), cli.stderr()], flag).toEqual([`${version}\n`, '']);
+    }
+  }, 30_000);
 });
 
 describe('ergraph demo', () => {

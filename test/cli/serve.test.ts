@@ -1,12 +1,16 @@
 /** `ergraph serve`: GraphQL per app and MCP at /mcp, in-process through buildServeApp and as the real bin. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildServeApp } from '../../cli/serve.js';
 import { call, newClient } from '../mcp/client.js';
 import { apps as twoApps } from './fixtures/two-apps.js';
-import { run, spawnCli } from './helpers.js';
+import { root, run, spawnCli } from './helpers.js';
 import { open, type RawConnection } from '../support/server-limits.js';
 
 const post = (query: string) =>
@@ -77,19 +81,31 @@ describe('ergraph serve', () => {
     expect(code).toBe(0);
   });
 
-  it('serves the apps and MCP on the port it prints, and stops on SIGTERM with a kept-alive connection open', async () => {
+  it('serves the apps, their v5 compat endpoints and MCP on the port it prints; verify --url proves against it; stops on SIGTERM with a kept-alive connection open', async () => {
     const cli = spawnCli(['serve', '--app', 'test/cli/fixtures/two-apps.ts', '--port', '0', '--v5-compat']);
     let code: number | null = null;
     let kept: RawConnection | undefined;
+    const documents = mkdtempSync(join(tmpdir(), 'ergraph-serve-verify-'));
     try {
       const [, base] = await cli.waitFor(/MCP at (http:\/\/127\.0\.0\.1:\d+)\/mcp\n/);
       expect(cli.stdout()).toBe(
         `ergraph serve: tasks GraphQL at ${base}/tasks/graphql · ER picture at ${base}/tasks/er\n` +
+          `ergraph serve: tasks v5 GraphQL (compat) at ${base}/tasks/graphql/v5\n` +
           `ergraph serve: books GraphQL at ${base}/books/graphql · ER picture at ${base}/books/er\n` +
+          `ergraph serve: books v5 GraphQL (compat) at ${base}/books/graphql/v5\n` +
           `ergraph serve: MCP at ${base}/mcp\n`,
       );
       const response = await fetch(`${base}/tasks/graphql`, post('{ User { getAll(limit: 1) { name } } }'));
       expect(await response.json()).toEqual({ data: { User: { getAll: [{ name: 'Ada' }] } }, errors: null });
+      // --v5-compat: the flat v5 schema beside each endpoint, as the docs mount it…
+      const v5 = await fetch(`${base}/tasks/graphql/v5`, post('{ userGetAll(limit: 1) { name } }'));
+      expect(await v5.json()).toMatchObject({ data: { userGetAll: [{ name: 'Ada' }] } });
+      // …so `ergraph-migrate verify --url` proves a migration against the CLI's own server (both binaries).
+      writeFileSync(join(documents, 'users.graphql'), 'query Users { userGetAll(limit: 2) { name tasks { title } } }\n');
+      const verified = spawnSync(process.execPath, [`${root}codemods/bin/ergraph-migrate.js`, 'verify', '.', '--url', `${base}/tasks`], { cwd: documents, encoding: 'utf8' });
+      expect(verified.stdout).toContain('same: users.graphql:1 Users\n');
+      expect(verified.stdout).toContain(': 1 operations, 1 same, 0 differ, 0 not run');
+      expect(verified.status).toBe(0);
 
       const client = newClient();
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
@@ -107,6 +123,7 @@ describe('ergraph serve', () => {
       await answered;
     } finally {
       code = await cli.stop();
+      rmSync(documents, { recursive: true, force: true });
     }
     expect(code).toBe(0);
     await kept!.closed;

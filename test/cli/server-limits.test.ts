@@ -1,8 +1,8 @@
 /**
  * The servers the package starts — `ergraph serve`, `ergraph mcp --http` and the demo — each with
  * the package's server limits: started with no options they hold the documented defaults; with
- * small limits (only to keep the test quick) an idle connection is closed, the connection past the
- * cap is refused, a client that never finishes its headers is cut, and the command's own shutdown
+ * small limits (only to keep the test quick) an idle connection is closed, a connection at the cap
+ * closes the one longest without a byte, a client that never finishes its headers is cut, and the command's own shutdown
  * ends while an upload is still in flight. Every wait is on an event.
  */
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { createApp } from '../../examples/demo/app.js';
 import { openDatabase, type DemoDatabase } from '../../examples/demo/database.js';
 import { buildGraph } from '../../examples/demo/graph.js';
 import { serveDemo } from '../../examples/demo/server.js';
-import { beyondCap, DOCUMENTED_LIMITS, idleConnection, limitsOf, open, slowHeaders, uploadInFlight, type RawConnection } from '../support/server-limits.js';
+import { atCap, DOCUMENTED_LIMITS, idleConnection, limitsOf, open, slowHeaders, uploadInFlight, type RawConnection } from '../support/server-limits.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const io = { cwd: root, stdout: { write: () => undefined }, stderr: { write: () => undefined } };
@@ -73,19 +73,20 @@ describe.each(subjects)('$name', (subject) => {
   it('holds the documented limits when started with no options', async () => {
     const served = await subject.start();
     try {
-      expect(limitsOf(served.server)).toEqual(DOCUMENTED_LIMITS);
+      expect(limitsOf(served)).toEqual(DOCUMENTED_LIMITS);
     } finally {
       await served.close();
     }
   });
 
-  it('closes an idle kept-alive connection, refuses the connection past the cap, and cuts a client that never finishes its headers', async () => {
+  it('closes an idle kept-alive connection, makes room at the cap by closing the connection longest without a byte, and cuts a client that never finishes its headers', async () => {
     const served = await subject.start({ keepAliveTimeoutMs: 50, maxConnections: 3, headersTimeoutMs: 100, requestTimeoutMs: 200 });
     try {
       expect(await idleConnection(served.port)).toMatch(/^HTTP\/1\.1 \d{3}[^]*keep-alive/i);
       expect(await slowHeaders(served.port)).toMatch(/^HTTP\/1\.1 408/);
-      const { received, held } = await beyondCap(served.server, served.port, 3);
-      expect(received).toBe('');
+      const { received, gaveWay, held } = await atCap(served.server, served.port, 3);
+      expect(received).toMatch(/^HTTP\/1\.1 \d{3}/);
+      expect(gaveWay.received()).toBe('');
       for (const c of held) c.socket.destroy();
     } finally {
       await served.close();

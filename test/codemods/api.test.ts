@@ -1,16 +1,16 @@
-/** The programmatic API as users import it: `ergraph/migrate`. */
+/** The programmatic API as users import it: `ergraph-migrate`'s main export. */
 import { cpSync, writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyToFiles, applyTransform, loadSchema, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph/migrate';
+import { applyToFiles, applyTransform, loadSchema, ParseError, runMigration, toMarkdown, transforms, upgradePath } from 'ergraph-migrate';
 import { loadSchema as v5ToV6LoadSchema } from '../../codemods/v5-to-v6/schema.js';
 import { FIXTURES, readTree } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ergraph-migrate-api-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('ergraph/migrate', () => {
+describe('ergraph-migrate', () => {
   it('exposes the registered transforms and applies one to a string', () => {
     const v4 = transforms.find((t) => t.name === 'v4-to-v5')!;
     const result = applyTransform(v4, "import { ErDiagram } from 'ergraph';\nnew ErDiagram({ configs: [] });\n", 'd.ts');

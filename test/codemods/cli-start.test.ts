@@ -15,7 +15,7 @@ import { catalog } from '../../codemods/catalog.js';
 import { helpText, yargsHelp, type CliIO } from '../../codemods/cli.js';
 import { transforms } from '../../codemods/registry.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../support/loaded-modules.mjs', import.meta.url));
 const PARSER = /[\\/]node_modules[\\/](?:ts-morph|@ts-morph|typescript)[\\/]/;
 const LAYOUT = /[\\/]node_modules[\\/](?:yargs|cliui|wrap-ansi|string-width|emoji-regex)[\\/]/;
@@ -68,9 +68,13 @@ describe('ergraph-migrate start', () => {
     expect(r.files.filter((f) => LAYOUT.test(f)).length).toBeGreaterThan(0);
   });
 
-  it('--version prints the package version', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(run(['--version']).stdout.trim()).toBe(pkg.version);
+  it('--version and -v print the ergraph-migrate package version, exit 0', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../codemods/package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    expect(pkg.name).toBe('ergraph-migrate');
+    for (const flag of ['--version', '-v']) {
+      const r = run([flag]);
+      expect([r.status, r.stdout, r.stderr], flag).toEqual([0, `${pkg.version}\n`, '']);
+    }
   });
 });
 

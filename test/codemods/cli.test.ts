@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main, type CliIO } from '../../codemods/cli.js';
 import { FIXTURES, readTree } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
 

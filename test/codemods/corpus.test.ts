@@ -18,7 +18,7 @@ import { formatDiagnostic, typeCheck, type Diagnostic } from '../support/typeche
 import { FIXTURES } from './helpers.js';
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const CORPUS = join(FIXTURES, 'corpus');
 
 /** The version each app is written against: what `upgrade` must detect. */

@@ -22,7 +22,7 @@ const CASE = join(FIXTURES, 'v5-to-v6', 'manifests');
 const SCHEMA_FILE = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
 const schema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const APOLLO = 'persisted-query-manifest.json';
 const RELAY = 'relay/persisted_queries.json';
 

@@ -86,7 +86,7 @@ describe('held trees', () => {
   // dictionary is kilobytes more for the scavenger to copy, and every read of its fields a hash
   // lookup (a symbol-keyed slot did that to every tree). Only V8's natives can tell, in a child.
   it('stay objects with fast properties after the index, the slots and the script are on them', () => {
-    const dist = fileURLToPath(new URL('../../dist/codemods/lib/', import.meta.url));
+    const dist = fileURLToPath(new URL('../../codemods/dist/codemods/lib/', import.meta.url));
     const probe = `
       const { parseSource } = await import(${JSON.stringify(join(dist, 'parse.js'))});
       const { scriptOf, bindsHiddenNames } = await import(${JSON.stringify(join(dist, 'script.js'))});

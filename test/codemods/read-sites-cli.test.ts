@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { commit, gitRepos } from './git-repos.js';
 import { FIXTURES } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const SCHEMA = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
 
 const repoWith = gitRepos('ergraph-reads-cli-');
@@ -71,5 +71,36 @@ describe('ergraph-migrate v5-to-v6: read sites it cannot prove', () => {
     expect(run.status, run.stdout).toBe(0);
     expect(run.stdout).toMatch(/1 changed, 0 manual, 0 errors/);
     expect(readFileSync(join(dir, 'list.ts'), 'utf8')).toContain('  return data?.User.userGetAll.map((u) => u.id);\n');
+  });
+
+  it('migrates untagged documents (issue 43.1) and says "nothing to do" only once none is left; documents of another API are no evidence', () => {
+    const dir = repoWith({
+      'a.ts': lines(
+        'export async function users() {',
+        "  const res = await fetch('/api', { method: 'POST', body: JSON.stringify({ query: '{ userGetAll { id name } }' }) });",
+        '  return (await res.json()).data.userGetAll;',
+        '}',
+        // For another API: its root fields only look like v5's.
+        "export const films = '{ allFilms { title } }';",
+      ),
+      'b.ts': lines(
+        'const Q = `query Tasks { taskGetAll { id title } }`;',
+        "export const tasks = () => fetch('/api', { method: 'POST', body: JSON.stringify({ query: Q }) }).then((r) => r.json()).then((b) => b.data.taskGetAll);",
+      ),
+      'c.ts': lines("import { request } from 'graphql-request';", "export const ids = async () => (await request<any>('/api', `{ userGetAll { id } }`)).userGetAll;"),
+    });
+    const run = migrate(dir, '--fail-on-manual');
+    expect(run.stderr).toBe('');
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/3 changed, 0 manual, 0 errors/);
+    expect(run.stdout).not.toContain('nothing to do');
+    expect(readFileSync(join(dir, 'a.ts'), 'utf8')).toContain("query: '{ User { userGetAll: getAll { id name } } }'");
+    expect(readFileSync(join(dir, 'a.ts'), 'utf8')).toContain('(await res.json()).data.User.userGetAll');
+    expect(readFileSync(join(dir, 'b.ts'), 'utf8')).toContain('b.data.Task.taskGetAll');
+    expect(readFileSync(join(dir, 'c.ts'), 'utf8')).toContain("(await request<any>('/api', `{ User { userGetAll: getAll { id } } }`)).User.userGetAll");
+    commit(dir);
+    const again = migrate(dir);
+    expect(again.status, again.stdout).toBe(0);
+    expect(again.stdout).toContain('nothing to do (detected version 6: no old-API shapes left in the code)');
   });
 });

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { commit, gitRepos } from './git-repos.js';
 import { FIXTURES } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const SCHEMA = join(FIXTURES, 'v5-to-v6', 'app', 'schema.graphql');
 const lines = (...l: string[]) => l.join('\n') + '\n';
 

@@ -16,7 +16,7 @@ import { main, type CliIO } from '../../codemods/cli.js';
 import { findTransform } from '../../codemods/registry.js';
 import { FIXTURES, readTree } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const run = promisify(execFile);
 const dirs: string[] = [];
 afterAll(() => {

@@ -12,7 +12,7 @@ import { linkErgraph } from '../support/built-package.js';
 import { ENTITIES, FIXTURES } from './helpers.js';
 
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 const dirs: string[] = [];
 
 function temp(prefix = 'ergraph-safety-'): string {

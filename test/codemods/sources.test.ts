@@ -15,7 +15,7 @@ import { findV6Schema } from '../../codemods/v5-to-v6/sources.js';
 import { linkErgraph } from '../support/built-package.js';
 import { ENTITIES, readTree } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../bin/ergraph-migrate.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../codemods/bin/ergraph-migrate.js', import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), 'ergraph-migrate-sources-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

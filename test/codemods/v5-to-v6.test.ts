@@ -179,7 +179,7 @@ describe('v5-to-v6 documents', () => {
     expect(result.notForThisApi).toHaveLength(1);
   });
 
-  it('rewrites template literals marked /* GraphQL */ (graphql-request\'s form), and no other untagged template', () => {
+  it('rewrites template literals marked /* GraphQL */ (graphql-request\'s form), and untagged ones whose text is a v5 document (issue 43.1)', () => {
     const source = [
       "import { request } from 'graphql-request';",
       'const a = /* GraphQL */ `',
@@ -195,7 +195,9 @@ describe('v5-to-v6 documents', () => {
     expect(run(source).output).toBe(
       source
         .replace('query { userGetAll { id } }', 'query { User { userGetAll: getAll { id } } }')
-        .replace('`{ taskById(id: 1) { id } }`', '`{ Task { taskById: byId(id: 1) { id } } }`'),
+        .replace('`{ taskById(id: 1) { id } }`', '`{ Task { taskById: byId(id: 1) { id } } }`')
+        .replace('`{ userGetAll { id } }`', '`{ User { userGetAll: getAll { id } } }`')
+        .replace('"{ userGetAll { id } }"', '"{ User { userGetAll: getAll { id } } }"'),
     );
   });
 
@@ -211,7 +213,7 @@ describe('v5-to-v6 documents', () => {
     expect(result.manual).toEqual([]);
   });
 
-  it('rewrites graphql(...) calls with a string or template argument, and the documents inside them only', () => {
+  it('rewrites graphql(...) calls with a string or template argument; a v5 document handed to another call is one too (issue 43.1)', () => {
     const source = [
       "const a = graphql('{ taskById(id: 1) { id } }');",
       'const b = graphql(`query Q { userListItems2Fa }`, { variables: {} });',
@@ -222,7 +224,8 @@ describe('v5-to-v6 documents', () => {
       [
         "const a = graphql('{ Task { taskById: byId(id: 1) { id } } }');",
         'const b = graphql(`query Q { User { userListItems2Fa: list_items_2fa } }`, { variables: {} });',
-        "const c = other('{ taskById(id: 1) { id } }');",
+        '// TODO(ergraph-migrate): the document is passed to `other`, a client the migration does not know; move its reads: data.taskById → data.Task.taskById',
+        "const c = other('{ Task { taskById: byId(id: 1) { id } } }');",
         '',
       ].join('\n'),
     );

@@ -4,7 +4,8 @@
  * of the load to every instance (itself included) and says exactly what it sent.
  *
  * Protocol (one JSON line each way): → `{"ready":port}`; ← `{"ports":[…],"requests":N}`;
- * → `{"sent":{"<coordinate> <client>":n}}`; ← `{"stop":true}`; → `{"closed":status}`, exit 0.
+ * → `{"sent":{"<coordinate> <client>":n},"operations":{"<query>\u0000<client>":n}}`; ← `{"stop":true}`;
+ * → `{"closed":status}`, exit 0.
  * The clock is shifted by SKEW_MS, as a badly synchronised machine's would be.
  */
 import { createInterface } from 'node:readline';
@@ -34,8 +35,9 @@ const QUERIES: Array<{ query: string; fields: string[] }> = [
 ];
 const CLIENTS = ['web', 'ios', 'android', `batch-${id}`, `long-${'n'.repeat(300)}`, ''];
 
-async function load(ports: number[], requests: number): Promise<Record<string, number>> {
+async function load(ports: number[], requests: number) {
   const sent: Record<string, number> = {};
+  const operations: Record<string, number> = {};
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < requests; i = next++) {
@@ -53,15 +55,17 @@ async function load(ports: number[], requests: number): Promise<Record<string, n
         const key = `${field} ${clientName(client || undefined)}`;
         sent[key] = (sent[key] ?? 0) + 1;
       }
+      const op = `${q.query}\u0000${clientName(client || undefined)}`;
+      operations[op] = (operations[op] ?? 0) + 1;
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-  return sent;
+  return { sent, operations };
 }
 
 for await (const line of createInterface({ input: process.stdin })) {
   const message = JSON.parse(line) as { ports?: number[]; requests?: number; stop?: boolean };
-  if (message.ports) send({ sent: await load(message.ports, message.requests!) });
+  if (message.ports) send(await load(message.ports, message.requests!));
   if (message.stop) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await recorder.close();

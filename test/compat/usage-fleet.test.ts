@@ -2,15 +2,17 @@
  * A fleet behind a load balancer: four processes, each serving the v5 endpoint with its own usage
  * recorder (flushing every 100 ms) into one PostgreSQL database, each sending load to all four
  * over loopback, two of them with clocks a day off. Afterwards the stored totals must equal, per
- * field and client, exactly what was sent.
+ * field and client, exactly what was sent — and so must the operation catalog's counts, per
+ * client and operation (issue 46.1).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openUsageStore, retirementReport, type UsageRecorderStatus } from 'ergraph/compat';
+import { normalizedOperation, openUsageStore, retirementReport, type UsageRecorderStatus } from 'ergraph/compat';
 import { databaseTargets, PG_URL } from '../orm/databases.js';
 import { recordSkip } from '../support/skips.js';
 
@@ -76,7 +78,8 @@ describe.runIf(hasServer)('usage across a fleet of 4 processes on one PostgreSQL
     const ports = (await Promise.all(children.map((c) => c.next()))).map((m) => m.ready as number);
     const readyMs = Date.now() - started;
     for (const c of children) c.send({ ports, requests: REQUESTS_EACH });
-    const sentByChild = (await Promise.all(children.map((c) => c.next()))).map((m) => m.sent as Record<string, number>);
+    const loads = await Promise.all(children.map((c) => c.next()));
+    const sentByChild = loads.map((m) => m.sent as Record<string, number>);
     for (const c of children) c.send({ stop: true });
     const statuses = (await Promise.all(children.map((c) => c.next()))).map((m) => m.closed as UsageRecorderStatus);
     const loadMs = Date.now() - started;
@@ -99,7 +102,23 @@ describe.runIf(hasServer)('usage across a fleet of 4 processes on one PostgreSQL
       expect(Object.keys(stored).some((k) => k.endsWith(' unknown'))).toBe(true);
       // Skewed clocks put uses on three different days; none is lost.
       expect(new Set(snapshot.rows.map((r) => r.day)).size).toBeGreaterThanOrEqual(3);
-      for (const s of statuses) expect(s).toMatchObject({ pendingUses: 0, lostUses: 0, failedFlushes: 0 });
+      for (const s of statuses) expect(s).toMatchObject({ pendingUses: 0, lostUses: 0, failedFlushes: 0, droppedOperations: 0 });
+
+      // The catalog: one row per client and operation, its count exactly the requests sent.
+      const normalized = (query: string) => {
+        const document = parse(query);
+        return normalizedOperation(document, document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!);
+      };
+      const sentOperations: Record<string, number> = {};
+      for (const load of loads) {
+        for (const [key, n] of Object.entries(load.operations as Record<string, number>)) {
+          const [query, client] = key.split('\u0000') as [string, string];
+          const at = `${client}: ${normalized(query)}`;
+          sentOperations[at] = (sentOperations[at] ?? 0) + n;
+        }
+      }
+      const catalog = Object.fromEntries((await store.readOperations!()).map((r) => [`${r.client}: ${r.text}`, r.count]));
+      expect(catalog).toEqual(sentOperations);
       expect(statuses.reduce((n, s) => n + s.flushes, 0)).toBeGreaterThan(PROCESSES);
 
       // The report over the same database counts every use, the ahead-of-time day included.

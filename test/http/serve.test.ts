@@ -1,7 +1,6 @@
 /**
  * The limits of the servers the package starts (`serveApp` / `limitServer`, used by `ergraph
- * serve`, `ergraph mcp --http` and the demo): a cap on open connections, header and request
- * timeouts that cut slow clients, idle connections closed, and a shutdown that ends within its
+ * serve`, `ergraph mcp --http` and the demo): header and request timeouts that cut slow clients, idle connections closed, and a shutdown that ends within its
  * bound while a request hangs. Every wait here is on an event; the small limits only keep it quick.
  */
 import { open } from '../support/server-limits.js';
@@ -38,48 +37,19 @@ describe('serveApp with no options', () => {
       keepAliveTimeoutMs: 5_000,
       socketTimeoutMs: 60_000,
       maxConnections: 1_000,
+      minRequestBytesPerSecond: 240,
+      requestRateGraceMs: 5_000,
       shutdownTimeoutMs: 10_000,
     });
+    expect(served.limits).toEqual(DEFAULT_SERVER_LIMITS);
     expect(server.headersTimeout).toBe(10_000);
     expect(server.requestTimeout).toBe(30_000);
     expect(server.keepAliveTimeout).toBe(5_000);
     expect(server.timeout).toBe(60_000);
-    expect(server.maxConnections).toBe(1_000);
     expect(served.url).toBe(`http://127.0.0.1:${served.port}`);
     expect(await (await fetch(served.url)).text()).toBe('ok');
   });
-
-  it('refuses connection 1,001 and serves again once one closes', async () => {
-    const served = await start(plainApp());
-    const cap = DEFAULT_SERVER_LIMITS.maxConnections;
-    let accepted = 0;
-    const allAccepted = new Promise<void>((resolve) =>
-      served.server.on('connection', () => {
-        if (++accepted === cap) resolve();
-      }),
-    );
-    const sockets = [];
-    for (let i = 0; i < cap; i++) sockets.push(await open(served.port));
-    await allAccepted;
-
-    const dropped = new Promise<void>((resolve) => served.server.once('drop', () => resolve()));
-    const extra = await open(served.port);
-    extra.socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    await dropped;
-    await extra.closed;
-    expect(extra.received()).toBe('');
-
-    // The connections already open are served; one closing makes room for a new one.
-    const first = sockets[0]!;
-    first.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    await first.closed;
-    expect(first.received()).toMatch(/^HTTP\/1\.1 200[^]*ok$/);
-    const later = await open(served.port);
-    later.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    await later.closed;
-    expect(later.received()).toMatch(/^HTTP\/1\.1 200/);
-    for (const s of sockets) s.socket.destroy();
-  }, 60_000);
+  // The cap and the minimum data rate with no options: slow-senders.test.ts.
 });
 
 describe('timeouts (small limits, to keep the test quick)', () => {
@@ -179,6 +149,6 @@ describe('shutdown', () => {
     await requested;
     await limited.close();
     await hanging.closed;
-    expect(server.maxConnections).toBe(1_000);
+    expect(limited.limits).toEqual({ ...DEFAULT_SERVER_LIMITS, shutdownTimeoutMs: 100 });
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Checks of the server limits shared by the tests of every server the package starts (`ergraph
  * serve`, `ergraph mcp --http`, the demo): raw sockets, so what the server does to a connection
- * is seen as it happens. Every wait is on an event (a close, a 'connection' or 'drop').
+ * is seen as it happens. Every wait is on an event (a close, a 'connection') or on a count the
+ * server's sockets show (`until`), never on a timer.
  */
 import { connect, type Socket } from 'node:net';
 import type { Server } from 'node:http';
+import type { ServedApp } from '../../src/http/index.js';
 
 export interface RawConnection {
   socket: Socket;
@@ -12,9 +14,10 @@ export interface RawConnection {
   closed: Promise<void>;
 }
 
-export function open(port: number): Promise<RawConnection> {
+/** A raw connection to 127.0.0.1 (from `localAddress`, another loopback address, to act as another client). */
+export function open(port: number, localAddress?: string): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
     let text = '';
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => (text += d));
@@ -26,14 +29,17 @@ export function open(port: number): Promise<RawConnection> {
   });
 }
 
-/** The limits as the built server holds them, in the units of the README's table. */
-export function limitsOf(server: Server) {
+/** The limits as the built server holds them (Node's own, and this package's), in the units of docs/graphql.md's table. */
+export function limitsOf({ server, limits }: ServedApp) {
   return {
     headersTimeoutMs: server.headersTimeout,
     requestTimeoutMs: server.requestTimeout,
     keepAliveTimeoutMs: server.keepAliveTimeout,
     socketTimeoutMs: server.timeout,
-    maxConnections: server.maxConnections,
+    maxConnections: limits.maxConnections,
+    minRequestBytesPerSecond: limits.minRequestBytesPerSecond,
+    requestRateGraceMs: limits.requestRateGraceMs,
+    shutdownTimeoutMs: limits.shutdownTimeoutMs,
   };
 }
 
@@ -44,6 +50,9 @@ export const DOCUMENTED_LIMITS = {
   keepAliveTimeoutMs: 5_000,
   socketTimeoutMs: 60_000,
   maxConnections: 1_000,
+  minRequestBytesPerSecond: 240,
+  requestRateGraceMs: 5_000,
+  shutdownTimeoutMs: 10_000,
 };
 
 /** A GET answered on a kept-alive connection, then the server's close of it once idle. */
@@ -62,27 +71,22 @@ export async function slowHeaders(port: number): Promise<string> {
   return c.received();
 }
 
-/** Opens `cap` connections (all accepted), then one more: what that one received before it was closed. */
-export async function beyondCap(server: Server, port: number, cap: number): Promise<{ received: string; held: RawConnection[] }> {
+/**
+ * Opens `cap` connections that send nothing (all accepted), then one more that asks for `path`:
+ * what that one received, and the first one, which gave way to it.
+ */
+export async function atCap(server: Server, port: number, cap: number, path = '/'): Promise<{ received: string; gaveWay: RawConnection; held: RawConnection[] }> {
   let accepted = 0;
-  const allAccepted = new Promise<void>((resolve) => {
-    const onConnection = () => {
-      if (++accepted === cap) {
-        server.off('connection', onConnection);
-        resolve();
-      }
-    };
-    server.on('connection', onConnection);
-  });
+  server.on('connection', () => accepted++);
   const held: RawConnection[] = [];
   for (let i = 0; i < cap; i++) held.push(await open(port));
-  await allAccepted;
-  const dropped = new Promise<void>((resolve) => server.once('drop', () => resolve()));
+  await until(() => accepted === cap);
   const extra = await open(port);
-  extra.socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-  await dropped;
+  extra.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
   await extra.closed;
-  return { received: extra.received(), held };
+  const gaveWay = held[0]!;
+  await gaveWay.closed;
+  return { received: extra.received(), gaveWay, held };
 }
 
 /** An upload whose body never comes: resolves once the server has the request in hand. */
@@ -92,4 +96,35 @@ export async function uploadInFlight(server: Server, port: number, path: string)
   c.socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":`);
   await requested;
   return c;
+}
+
+/** Resolves once `condition` holds, looking again after each turn of the event loop (never on a timer: fake timers leave it alone). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** The server's end of each client connection, found by the client's port. */
+export function serverEnds(server: Server): { of(client: RawConnection): Promise<Socket>; all: Socket[]; hasRead(clients: RawConnection[]): boolean } {
+  const all: Socket[] = [];
+  const byPeer = new Map<string, Socket>();
+  server.on('connection', (socket: Socket) => {
+    all.push(socket);
+    byPeer.set(`${socket.remoteAddress}:${socket.remotePort}`, socket);
+  });
+  const peer = (client: RawConnection) => `${client.socket.localAddress}:${client.socket.localPort}`;
+  return {
+    all,
+    async of(client) {
+      await until(() => byPeer.has(peer(client)));
+      return byPeer.get(peer(client))!;
+    },
+    /** Whether the server has read every byte these clients wrote (those closed at either end aside). */
+    hasRead(clients) {
+      return clients.every((c) => {
+        if (c.socket.destroyed) return true;
+        const end = byPeer.get(peer(c));
+        return end !== undefined && (end.destroyed || end.bytesRead === c.socket.bytesWritten);
+      });
+    },
+  };
 }

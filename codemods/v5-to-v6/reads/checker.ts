@@ -45,18 +45,41 @@ export interface CheckedRun {
   followed: Map<string, string>;
   /** `file\0start` of a typed value whose every next place the checker sees (its type holds the result there). */
   safe: Set<string>;
+  /**
+   * Files of the run the checker could not read or answer for (too deeply nested to parse, a
+   * type question that overflowed the stack), with why: each is that file's error, and the
+   * checker still answers for the rest.
+   */
+  failed: Map<string, string>;
 }
 
-const runs = new WeakMap<readonly unknown[], CheckedRun | undefined>();
+/** Each run's checker, or why it failed as a whole (asked again by every file, answered once). */
+const runs = new WeakMap<readonly unknown[], CheckedRun | undefined | Error>();
 
-/** The checker's findings for the run whose scan gave `facts`; undefined (and no program) when nothing typed moves. */
+/**
+ * The checker's findings for the run whose scan gave `facts`; undefined (and no program) when
+ * nothing typed moves. A failure no file can be blamed for throws for every file that asks: the
+ * runner makes it each one's error (a file's own failure is in `failed`).
+ */
 export function checkedRun(facts: readonly { kind: string }[], project: Project): CheckedRun | undefined {
-  if (runs.has(facts)) return runs.get(facts);
-  // The checker reads files by their paths: a run over texts without one (the API on a string) has none to give it.
-  const typed = facts.filter((f): f is TypedFact => f.kind === 'typed' && isAbsolute((f as TypedFact).file));
-  const run = typed.length > 0 ? check(typed, project) : undefined;
-  runs.set(facts, run);
+  if (!runs.has(facts)) {
+    // The checker reads files by their paths: a run over texts without one (the API on a string) has none to give it.
+    const typed = facts.filter((f): f is TypedFact => f.kind === 'typed' && isAbsolute((f as TypedFact).file));
+    try {
+      runs.set(facts, typed.length > 0 ? check(typed, project) : undefined);
+    } catch (error) {
+      runs.set(facts, error as Error);
+    }
+  }
+  const run = runs.get(facts);
+  if (run instanceof Error) throw run;
   return run;
+}
+
+/** Throws the checker's failure for `file` (its typed reads cannot be followed), if it had one. */
+export function assertChecked(run: CheckedRun | undefined, file: string): void {
+  const why = run?.failed.get(file);
+  if (why !== undefined) throw new Error(`the TypeScript checker cannot follow the typed results in this file: ${why}`);
 }
 
 /** The node spanning exactly [start, end) (the outermost such one). */
@@ -103,8 +126,9 @@ const movesKey = (op: Op) => `${op.moves.map((m) => `${m.from.join('.')}>${m.to.
 function check(typed: readonly TypedFact[], project: Project): CheckedRun {
   const runFiles = new Set(project.allFacts().map((f) => f.file));
   for (const f of typed) runFiles.add(f.file);
-  const program = programOf(typed.map((f) => f.file), runFiles, project);
+  const { program, unread } = programOf(typed.map((f) => f.file), runFiles, project);
   const checker = program.getTypeChecker();
+  const failed = new Map([...unread].filter(([file]) => runFiles.has(file)));
   const ops: Op[] = [];
   const opIndex = new Map<string, number>();
   /** data type → the operations it is the result of (two different moves: its reads are marked). */
@@ -117,14 +141,21 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
     const key = movesKey(op);
     let index = opIndex.get(key);
     if (index === undefined) opIndex.set(key, (index = ops.push(op) - 1));
-    for (const type of dataTypesOf(checker, program, node, f.how)) {
+    let types: ts.Type[];
+    try {
+      types = dataTypesOf(checker, program, node, f.how);
+    } catch (error) {
+      failed.set(f.file, (error as Error).message);
+      continue;
+    }
+    for (const type of types) {
       if (!objectish(type)) continue;
       const set = targets.get(type);
       if (set) set.add(index);
       else targets.set(type, new Set([index]));
     }
   }
-  const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map(), safe: new Set() };
+  const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map(), safe: new Set(), failed };
   if (targets.size === 0) return run;
   const keys = new Set(ops.flatMap((op) => op.moves.map((m) => m.from[0]!)));
 
@@ -164,6 +195,17 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
 
   for (const sf of program.getSourceFiles()) {
     if (sf.isDeclarationFile || !runFiles.has(sf.fileName)) continue;
+    try {
+      visitFile(sf);
+    } catch (error) {
+      // A type question too deep for the stack: this file's error, the others go on.
+      run.hits.delete(sf.fileName);
+      failed.set(sf.fileName, (error as Error).message);
+    }
+  }
+  return run;
+
+  function visitFile(sf: ts.SourceFile): void {
     const hits: Hit[] = [];
     const file = sf.fileName;
     const span = (n: ts.Node) => ({ start: n.getStart(sf), end: n.getEnd() });
@@ -239,7 +281,6 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
     visit(sf);
     if (hits.length > 0) run.hits.set(file, hits);
   }
-  return run;
 }
 
 /** An identifier standing for a value: not a declaration's name, a member's name or a type. */

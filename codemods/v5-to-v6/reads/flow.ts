@@ -135,6 +135,8 @@ export function bindName(r: Reads, name: ts.BindingName, shape: Shape): void {
 function resultMember(key: string): Shape | 'plain' | undefined {
   if (key === 'data' || key === 'previousData') return DATA;
   if (key === 'refetch') return { kind: 'fn', returns: promiseOf(RESULT) };
+  if (key === 'fetchMore') return { kind: 'fn', returns: promiseOf(RESULT), updates: 'fetchMore' };
+  if (key === 'subscribeToMore' || key === 'updateQuery') return { kind: 'fn', returns: RESULT, updates: key };
   return RESULT_PLAIN.has(key) ? 'plain' : undefined;
 }
 
@@ -217,6 +219,9 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   if (ts.isPropertyAccessExpression(p) && p.expression === node) return member(r, p, p.name.text, shape);
   if (ts.isElementAccessExpression(p) && p.expression === node) return member(r, p, keyText(p.argumentExpression), shape);
   if (ts.isCallExpression(p) && p.expression === node) {
+    if (shape.kind === 'fn' && shape.updates) r.updater?.(r, p, shape.updates);
+    // Only `fetchMore` gives a result of the operation back (an unsubscribe, nothing).
+    if (shape.kind === 'fn' && shape.updates && shape.updates !== 'fetchMore') return;
     if (shape.kind === 'fn') return flow(r, p, shape.returns);
     return r.todo(p, 'the operation\'s result is called');
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { root } from '../cli/helpers.js';
+import { root } from './helpers.js';
 
 const project = mkdtempSync(join(tmpdir(), 'ergraph-user-module-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -29,11 +29,13 @@ const js = write('node_modules/esm-dep/index.js', 'export class Other {}\n');
 write('node_modules/esm-dep/package.json', JSON.stringify({ name: 'esm-dep', type: 'module', exports: './index.js' }));
 const app = write('src/app.ts', "import { Thing } from 'dual-dep';\nimport { Other } from 'esm-dep';\nexport const thing: unknown = Thing, other: unknown = Other;\n");
 
-describe('importUserModule in a CommonJS project', () => {
+describe('a CommonJS project\'s TypeScript module under the ergraph CLI\'s tsx hooks', () => {
   it('the ES module packages its TypeScript requires are the instances an import gets', async () => {
     // In a process of its own: Node's loader, not vitest's, and tsx's hooks as the CLI registers them.
     const script = `
+      const { registerTypeScript } = await import(${JSON.stringify(pathToFileURL(join(root, 'cli/typescript.ts')).href)});
       const { importUserModule } = await import(${JSON.stringify(pathToFileURL(join(root, 'src/cli-kit/user-module.ts')).href)});
+      await registerTypeScript('the app');
       const { exports } = await importUserModule(${JSON.stringify(app)});
       const { Thing } = await import(${JSON.stringify(pathToFileURL(mjs).href)});
       const { Other } = await import(${JSON.stringify(pathToFileURL(js).href)});

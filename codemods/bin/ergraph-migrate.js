@@ -1,11 +1,8 @@
 #!/usr/bin/env node
-// Launcher: the compiled CLI after `npm run build`; from a source checkout, the TypeScript
-// sources through tsx's loader (a dev dependency), so the same command works in both.
+// Launcher: the compiled CLI of the package (dist/, what npm installs); from a source checkout
+// without a build, the TypeScript sources through tsx's loader (a dev dependency of the checkout).
 import { existsSync } from 'node:fs';
 import module from 'node:module';
-import { finish, quietOnClosedPipe } from './finish.js';
-
-quietOnClosedPipe();
 
 // Node 22.1+ keeps the V8 code of the modules it compiles (in the OS temp directory) and reuses it on
 // the next start: loading TypeScript's 9 MB compiler went from ~370 to ~90 ms, a CLI start from
@@ -18,6 +15,6 @@ if (existsSync(built)) cli = await import(built.href);
 else {
   const { register } = await import('tsx/esm/api');
   register();
-  cli = await import(new URL('../codemods/cli.ts', import.meta.url).href);
+  cli = await import(new URL('../cli.ts', import.meta.url).href);
 }
-await finish(await cli.main(process.argv.slice(2)));
+await cli.run(process.argv.slice(2));

@@ -36,6 +36,7 @@ export { retirementReport } from './usage-report.js';
 export { reportMarkdown, compatReport } from './report-markdown.js';
 export { compatKit, kitMarkdown, migrationKit } from './kit.js';
 export type { CompatKitOptions, KitOperation, MigrationKit, MigrationKitOptions, OperationVerdict } from './kit.js';
+export type { ClientProof, FieldProof } from './usage-proof.js';
 export type {
   RetirementReport,
   RetirementReportOptions,

@@ -4,12 +4,13 @@
  */
 import { md, mdCode } from './escape.js';
 import { openUsageStore } from './usage-open.js';
+import { heldBack } from './usage-proof.js';
 import type { UsageStore } from './usage-store.js';
 import { checkDays, listClients, retirementReport, type RetirementReport, type Trend, type VerdictStatus } from './usage-report.js';
 
 const when = (s: string | null) => (s ? s.slice(0, 16).replace('T', ' ') : 'never');
 const TREND: Record<Trend, string> = { none: '—', new: 'new', rising: '↑ rising', steady: '→ steady', falling: '↓ falling', stopped: '↓ stopped' };
-const MARK: Record<VerdictStatus, string> = { retire: '✅', 'in-use': '⛔', wait: '⏳', unknown: '❔' };
+const MARK: Record<VerdictStatus, string> = { retire: '✅', ready: '☑️', 'in-use': '⛔', wait: '⏳', unknown: '❔' };
 
 export function reportMarkdown(report: RetirementReport): string {
   const lines = [
@@ -39,6 +40,11 @@ export function reportMarkdown(report: RetirementReport): string {
         `| ${mdCode(f.coordinate)} | ${replacement} | ${f.count} | ${TREND[f.trend]} | ${when(f.lastUsed)} | ${clients} | ${MARK[f.verdict.status]} ${md(f.verdict.message)} |`,
       );
     }
+  }
+  const held = heldBack(report.fields);
+  if (held.length > 0) {
+    lines.push('', '## What holds fields back', '', '| field | client | why |', '|---|---|---|');
+    for (const h of held) lines.push(`| ${mdCode(h.field)} | ${md(h.client)} | ${md(h.reason)} |`);
   }
   if (report.clients.length > 0) {
     lines.push('', '## Clients', '', `| client | uses (${report.days} d) | trend | last use | fields |`, '|---|--:|---|---|---|');

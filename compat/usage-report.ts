@@ -7,14 +7,18 @@
  * `report-markdown.ts` renders it for a terminal or a pull request.
  */
 import type { UsageRecorderStatus } from './usage-recorder.js';
+import type { OperationRow } from './catalog.js';
 import type { UsageRow, UsageStore, UsageTotal } from './usage-store.js';
+import { fieldProof, readyMessage, type FieldProof } from './usage-proof.js';
 
 /**
- * `retire`: no use in the window, watched for the whole window. `in-use`: someone called it in the
- * window. `wait`: no use yet, but watched for less than the window. `unknown`: the store could not
- * be read, or tracks nothing.
+ * `retire`: no use in the window, watched for the whole window. `ready`: used in the window, but
+ * every client that used it has a v6 form proven on its traffic, or stopped (only with an operation
+ * catalog). `in-use`: someone called it in the window (and, with a catalog, holds it back).
+ * `wait`: no use yet, but watched for less than the window. `unknown`: the store could not be
+ * read, or tracks nothing.
  */
-export type VerdictStatus = 'retire' | 'in-use' | 'wait' | 'unknown';
+export type VerdictStatus = 'retire' | 'ready' | 'in-use' | 'wait' | 'unknown';
 
 export interface Verdict {
   status: VerdictStatus;
@@ -49,6 +53,12 @@ export interface FieldReport {
   clients: ClientUse[];
   /** Clients that used it in the window and are not listed. */
   moreClients: number;
+  /**
+   * For a field used in the window, with an operation catalog: per client, whether it has a v6 form
+   * proven the same, stopped, or holds the field back and why. Null without a catalog (the verdict
+   * is then on counts alone) or when the field was not used.
+   */
+  proof: FieldProof | null;
   verdict: Verdict;
 }
 
@@ -67,6 +77,8 @@ export interface RetirementReport {
   days: number;
   window: { from: string; to: string; days: string[] };
   store: { description: string; ok: boolean; error?: string };
+  /** The operation catalog the verdict's proof rests on (operations seen in the window); null when the store keeps none, or none yet. */
+  catalog: { operations: number } | null;
   /** This process's writer, when the report comes from a running compat app. */
   recorder?: UsageRecorderStatus;
   verdict: Verdict;
@@ -108,8 +120,14 @@ export function checkDays(days: unknown, max = MAX_DAYS): number {
   return days;
 }
 
+/** The recent span a trend reads: the last 7 days, or half a shorter window. */
+const recentSpan = (days: number) => Math.max(1, Math.min(7, Math.floor(days / 2)));
+
+/** Used in the window, but not in its recent span: the client stopped. */
+const stoppedRecently = (daily: readonly number[]) => daily.slice(-recentSpan(daily.length)).every((n) => n === 0);
+
 export function trendOf(daily: readonly number[]): Trend {
-  const span = Math.max(1, Math.min(7, Math.floor(daily.length / 2)));
+  const span = recentSpan(daily.length);
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const recent = sum(daily.slice(-span));
   const before = sum(daily.slice(-2 * span, -span));
@@ -156,6 +174,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       ...base,
       window: { from: dayText(from), to: dayText(today), days: axis },
       store: { description: store.description, ok: false, error: message },
+      catalog: null,
       // The store's name and error text are in `store`: the verdict is shown to whoever may see the report.
       verdict: { status: 'unknown', message: 'no verdict: the usage store cannot be read', clients: [] },
       fields: [],
@@ -171,6 +190,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
   for (let d = from; dayText(d) <= lastDay; d += DAY) axis.push(dayText(d));
   const slot = new Map(axis.map((d, i) => [d, i]));
 
+  const operations = await catalogOf(store, from);
   const tracked = new Map(snapshot.tracked.map((t) => [t.coordinate, t]));
   const coordinates = new Set([...tracked.keys(), ...snapshot.rows.map((r) => r.coordinate), ...snapshot.totals.map((r) => r.coordinate)]);
   const rowsBy = <K extends 'coordinate' | 'client'>(rows: readonly UsageRow[], key: K) => {
@@ -215,7 +235,10 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
     const since = info?.since ?? (totalsByField.get(coordinate) ?? []).reduce((min, t) => Math.min(min, t.firstSeen), Infinity);
     const watchedFor = Number.isFinite(since) ? Math.floor((now - since) / DAY) : 0;
     let verdict: Verdict;
-    if (count > 0) {
+    const proof = count > 0 && operations ? fieldProof(coordinate, rows, operations.byClient, (own) => stoppedRecently(dailyOf(own)), top) : null;
+    if (proof && proof.holding === 0) {
+      verdict = { status: 'ready', message: readyMessage(proof, days), clients: clients.map((c) => c.client) };
+    } else if (count > 0) {
       verdict = { status: 'in-use', message: `still used by ${listClients(allClients)}`, clients: clients.map((c) => c.client) };
     } else if (watchedFor >= days || (last && last.lastSeen <= now - days * DAY)) {
       const ago = last ? ` (last used ${dayText(last.lastSeen)} by ${last.client})` : ' (never used)';
@@ -236,6 +259,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       trackedSince: Number.isFinite(since) ? iso(since) : null,
       clients,
       moreClients: allClients.length - clients.length,
+      proof,
       verdict,
     };
   });
@@ -262,13 +286,27 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
 
   let verdict: Verdict;
   const inUse = fields.filter((f) => f.verdict.status === 'in-use');
+  const ready = fields.filter((f) => f.verdict.status === 'ready');
   const active = clients.filter((c) => c.count > 0);
   if (fields.length === 0) {
     verdict = { status: 'unknown', message: 'no verdict: the usage store tracks no fields yet (is a compat app writing to it?)', clients: [] };
-  } else if (inUse.length > 0) {
+  } else if (inUse.length > 0 && ready.length === 0) {
     verdict = {
       status: 'in-use',
       message: `not yet: ${inUse.length} of ${fields.length} fields used in the last ${days} days, by ${listClients(active, 5, otherClients.clients)}`,
+      clients: active.map((c) => c.client),
+    };
+  } else if (inUse.length > 0) {
+    const holders = [...new Set(inUse.flatMap((f) => f.proof?.clients.filter((c) => c.status === 'holds').map((c) => c.client) ?? f.verdict.clients))];
+    verdict = {
+      status: 'in-use',
+      message: `not yet: ${inUse.length} of ${fields.length} fields held back, by ${holders.slice(0, 5).join(', ')}${holders.length > 5 ? `, ${holders.length - 5} more` : ''}; ${ready.length} more used ${ready.length === 1 ? 'field is' : 'fields are'} ready`,
+      clients: holders,
+    };
+  } else if (ready.length > 0 && fields.every((f) => f.verdict.status === 'retire' || f.verdict.status === 'ready')) {
+    verdict = {
+      status: 'ready',
+      message: `ready to retire: ${ready.length} of ${fields.length} fields are still used, but every client using them has a v6 form proven the same on its traffic, or stopped; the rest have had no use for ${days} days`,
       clients: active.map((c) => c.client),
     };
   } else if (fields.every((f) => f.verdict.status === 'retire')) {
@@ -282,11 +320,36 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
     ...base,
     window: { from: dayText(from), to: axis[axis.length - 1]!, days: axis },
     store: { description: store.description, ok: true },
+    catalog: operations ? { operations: operations.count } : null,
     verdict,
     fields,
     clients,
     otherClients,
   };
+}
+
+/**
+ * The catalog's operations seen in the window, by client; null when the store keeps no catalog,
+ * has none yet (a store written before it kept one), or cannot read it: the verdict is then on
+ * counts alone, as it was before the catalog, which never calls a used field ready.
+ */
+async function catalogOf(store: UsageStore, from: number): Promise<{ byClient: Map<string, OperationRow[]>; count: number } | null> {
+  if (!store.readOperations) return null;
+  let all: OperationRow[];
+  try {
+    all = await store.readOperations();
+  } catch {
+    return null;
+  }
+  if (all.length === 0) return null;
+  const byClient = new Map<string, OperationRow[]>();
+  let count = 0;
+  for (const op of all) {
+    if (op.lastSeen < from) continue;
+    count++;
+    (byClient.get(op.client) ?? byClient.set(op.client, []).get(op.client)!).push(op);
+  }
+  return { byClient, count };
 }
 
 // ---- usage-aware schema diff ------------------------------------------------------------------

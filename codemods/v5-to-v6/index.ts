@@ -223,9 +223,11 @@ const scripts = scriptTransform<unknown>(
       assertChecked(checked, file);
       // The lines the data-flow passes mark and the hand-offs they follow: the checker's own marker would say it twice, or wrongly.
       const marked = new Set<number>();
+      const markedAt = new Set<number>();
       const followed = new Set<number>();
       const manual = ch.manual;
-      if (checked) ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), manual.call(ch, node, reason));
+      if (checked)
+        ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), markedAt.add(node.getStart(sf)), manual.call(ch, node, reason));
       // A worker of the pool after a step that changed files in memory: its program read other
       // workers' files from disk, older than the run's texts, and may not see a typed result
       // arrive where another worker reads it. The checker then lifts no data-flow marker.
@@ -235,7 +237,7 @@ const scripts = scriptTransform<unknown>(
         const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, lifting));
         fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
-        moveTypedReads(ch, checked, schema, marked, followed);
+        moveTypedReads(ch, checked, schema, marked, followed, markedAt);
         if (checked && (rewritten.moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
       } finally {
         ch.manual = manual;

@@ -87,6 +87,23 @@ describe('migrationKit and kitMarkdown', () => {
   });
 });
 
+describe('the retirement verdict over the same catalog (issue 46.4)', () => {
+  it('calls fields ready whose every client has a proven v6 form, and names what holds the others back', async () => {
+    const report = await compat.report();
+    const field = (coordinate: string) => report.fields.find((f) => f.coordinate === coordinate)!;
+    // web's persisted Users and the partner's one query answered the same in v6.
+    expect(field('Query.userById').verdict).toMatchObject({ status: 'ready', message: expect.stringContaining('has a v6 form that answers the same (web: 1 run)') });
+    expect(field('Query.taskById').proof!.clients.map((c) => `${c.client} ${c.status} ${c.runs}`)).toEqual([`${HOSTILE} same 1`, 'web same 3']);
+    expect(field('Query.taskById').verdict.status).toBe('ready');
+    // Its anonymous operation has no v6 form; a mutation is never shadowed.
+    expect(field('Query.userGetAll').proof!.clients).toEqual([
+      { client: 'web', status: 'holds', reason: expect.stringMatching(/^query \(anonymous\): no v6 form: the response key `User` is also the v6 group/), operations: 3, runs: 4 },
+    ]);
+    expect(field('Mutation.taskComplete').proof!.clients[0]).toMatchObject({ client: 'web', status: 'holds', reason: expect.stringMatching(/^mutation Done: a mutation: never shadowed/) });
+    expect(report.verdict).toMatchObject({ status: 'in-use', message: 'not yet: 2 of 11 fields held back, by web; 2 more used fields are ready' });
+  });
+});
+
 const hasChromium = requireChromium();
 
 describe.runIf(hasChromium)('the kit on the operator report page', () => {
@@ -103,17 +120,19 @@ describe.runIf(hasChromium)('the kit on the operator report page', () => {
 
   it('opens from the clients table: each operation, its v6 text, the paths that move, the verdict', async () => {
     const seen = await withPage(base, 'compat-usage-kit', async (page, problems) => {
+      const heldBack = await page.locator('#held-back tbody tr').allInnerTexts();
       await page.locator('#clients a', { hasText: 'web' }).click();
       await page.waitForSelector('#kit');
       const operations = await page.locator('#kit article.operation').evaluateAll((nodes) =>
         nodes.map((n) => ({ verdict: n.getAttribute('data-verdict'), title: n.querySelector('h3')!.textContent, v6: n.querySelector('pre.v6')?.textContent ?? null, moves: Array.from(n.querySelectorAll('.moves tbody tr'), (r) => r.textContent) })),
       );
-      return { url: page.url(), verdict: await page.locator('#verdict').getAttribute('data-status'), operations, problems: [...problems] };
+      return { url: page.url(), verdict: await page.locator('#verdict').getAttribute('data-status'), heldBack, operations, problems: [...problems] };
     });
     expect(seen.problems).toEqual([]);
     expect(new URL(seen.url).searchParams.get('client')).toBe('web');
-    // The report stays on top of the page.
-    expect(seen.verdict).toBeTruthy();
+    // The report stays on top of the page, with what holds fields back.
+    expect(seen.verdict).toBe('in-use');
+    expect(seen.heldBack.map((r) => r.split('\t').slice(0, 2).join(' '))).toEqual(['Query.userGetAll web', 'Mutation.taskComplete web']);
     // Most used first; among equally used, the latest seen first.
     expect(seen.operations.map((o) => o.verdict)).toEqual(['same', 'no v6 form', 'not shadowed', 'same']);
     expect(seen.operations[0]!.title).toMatch(/^query Board · 3 requests, last \d{4}-\d\d-\d\d · same \(3 runs, last \d{4}-\d\d-\d\d\)$/);

@@ -2,9 +2,10 @@
  * `ergraph-migrate`: the command line over `runMigration`. `main` returns the exit code instead
  * of exiting so tests (and other tools) can drive it in-process.
  *
- * Exit codes: 0 done · 1 errors (unparsable files, dirty git tree, I/O) · 2 usage ·
+ * Exit codes: 0 done · 1 errors (unparsable files, a write the git guard refuses, I/O) · 2 usage ·
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
- * 4 `verify` found an operation whose v6 answer differs from its v5 one.
+ * 4 `verify` found an operation whose v6 answer differs from its v5 one · 5 `verify` did not run
+ * every operation it found, or found none (docs/migration.md lists every option and code).
  *
  * `--help`, `list` and `--version` (`-v`) given alone answer from the steps' metadata and the table below,
  * without yargs (its help layout measures every word: cli-help.ts); everything else, usage errors
@@ -35,7 +36,7 @@ const SCRIPT = 'ergraph-migrate';
 const OPTIONS = {
   'dry-run': { type: 'boolean', default: false, describe: 'write nothing; print a unified diff per file and a summary' },
   report: { type: 'string', describe: 'write a report to <file.json|file.md>' },
-  force: { type: 'boolean', default: false, describe: 'write even if the git work tree has uncommitted changes, or outside a git repository' },
+  force: { type: 'boolean', default: false, describe: 'write even over files with uncommitted changes, or outside a git repository' },
   ignore: { type: 'string', array: true, default: [], describe: "glob of paths to skip (picomatch), repeatable; .gitignore'd files are always skipped" },
   'follow-hardlinks': { type: 'boolean', default: false, describe: 'write a file with other hard links as a new file (breaking the link); without it such files are reported, not written' },
   since: { type: 'string', describe: 'migrate only files changed since this git ref (all files are still read for cross-file facts)' },
@@ -66,7 +67,7 @@ const VERIFY_OPTIONS = {
 const UPGRADE_OPTIONS = {
   from: { type: 'string', describe: `version the code is at (${KNOWN_VERSIONS.slice(0, -1).join(', ')}); default: detected from the code and the installed package` },
   to: { type: 'string', demandOption: true, describe: `version to reach (${KNOWN_VERSIONS.slice(1).join(', ')})` },
-  'commit-per-step': { type: 'boolean', default: false, describe: 'one git commit per step (needs a clean work tree)' },
+  'commit-per-step': { type: 'boolean', default: false, describe: 'one git commit per step (the files each step writes must have no uncommitted changes)' },
 } as const satisfies Record<string, HelpOption>;
 
 /** The top level as `--help` shows it; yargs is given the same usage, commands and options. */

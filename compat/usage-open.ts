@@ -46,14 +46,15 @@ export function redactUrl(url: string): string {
 export interface OpenUsageStoreOptions {
   /** How long to wait for a PostgreSQL connection or statement (default 5000 ms). */
   timeoutMs?: number;
-  /** The operation catalog's bounds (default 1000 operations, 4 MiB of texts). */
-  catalog?: CatalogBounds;
   /**
    * Only a store that is there: a `pglite:` directory must hold a database, and one another
    * process may have open is refused. What reads usage asks this (`compat report`, `compat kit`,
-   * `schema diff --usage`): a report read from a database created empty on the spot would say nobody calls v5.
+   * `schema diff --usage`): a report read from a database created empty on the spot would say
+   * nobody calls v5.
    */
   existing?: boolean;
+  /** The operation catalog's bounds (default 1000 operations, 4 MiB of texts). */
+  catalog?: CatalogBounds;
 }
 
 /** The live process a `<dir>.lock` names, and the usage report it serves when it says so. */

@@ -28,15 +28,24 @@ export interface DatabaseOptions {
   dataDir?: string;
 }
 
-export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoDatabase> {
+/**
+ * The database at once, with `ready` settling when it answers (PGlite: once created; a server:
+ * once `select 1` came back). For a module that must not make its importer wait (apps.ts): the
+ * drivers queue what is asked before then.
+ */
+export function connectDatabase(options: DatabaseOptions = {}): DemoDatabase & { ready: Promise<void> } {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, application_name: 'ergraph demo' });
     // An idle connection whose server went away (a restart, pg_terminate_backend) is an 'error'
     // on the pool; without a listener Node ends the process. The pool has already dropped it.
     pool.on('error', (error) => console.error(`ergraph demo: a database connection was lost (${error.message}); the next query opens a new one`));
-    await pool.query('select 1'); // fail at startup with the driver's message, not on the first request
     const { hostname, port, pathname } = new URL(options.url);
-    return { db: drizzlePg({ client: pool }), description: `PostgreSQL at ${hostname}:${port || 5432}${pathname}`, close: () => pool.end() };
+    return {
+      db: drizzlePg({ client: pool }),
+      description: `PostgreSQL at ${hostname}:${port || 5432}${pathname}`,
+      close: () => pool.end(),
+      ready: pool.query('select 1').then(() => undefined),
+    };
   }
   // PGlite creates only the last directory of the path; a fresh checkout has no .demo-data/ yet.
   if (options.dataDir) mkdirSync(dirname(options.dataDir), { recursive: true });
@@ -44,16 +53,28 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
   const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   try {
     const client = new PGlite(options.dataDir);
-    await client.waitReady;
     return {
       db: drizzlePglite({ client: takingTurns(client) }), // I/O and timers run between queries (see pglite-turns.ts)
       description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
       // close() checkpoints and flushes the data directory; only then may another process open it.
       close: () => client.close().finally(() => lock?.release()),
       announce: (usageReport) => lock?.announce(usageReport),
+      ready: client.waitReady,
     };
   } catch (error) {
     lock?.release();
     throw error;
   }
+}
+
+/** The database once it answers: a bad URL or a broken directory fails here, with the driver's message, not on the first request. */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoDatabase> {
+  const { ready, ...database } = connectDatabase(options);
+  try {
+    await ready;
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+  return database;
 }

@@ -4,7 +4,7 @@
  * named by DATABASE_URL. Listens on 127.0.0.1 unless --host says otherwise; Ctrl-C or SIGTERM
  * stops it after closing the database, so nothing written is lost.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,12 @@ import { buildGraph } from './graph.js';
 import { DataDirBusyError } from './lock.js';
 import { serveDemo, type DemoServer } from './server.js';
 import { ensureSeeded, SIZES } from './seed.js';
+
+// Imported (`ergraph … --app examples/demo/main.ts`) instead of run: it would read the command's
+// arguments as its own and start a server. Say which module is meant, before anything happens.
+if (!process.argv[1] || realpathSync(process.argv[1]) !== fileURLToPath(import.meta.url)) {
+  throw new Error('examples/demo/main.ts runs the demo server (npm run demo); the app module for --app is examples/demo/apps.ts');
+}
 
 const fail = (message: string): never => {
   console.error(`ergraph demo: ${message}`);

@@ -278,6 +278,15 @@ grep -q "User: UserQuery!" schema.graphql || { cat schema.graphql; fail "schema 
 npx ergraph-migrate v5-to-v6 src --dry-run --load-app > migrate.log 2>&1 || { cat migrate.log; fail "ergraph-migrate v5-to-v6 in a CommonJS project"; }
 grep -q "v6 schema: ER graph of src/graph.ts" migrate.log || { cat migrate.log; fail "v5-to-v6 did not load the CommonJS project's ER graph"; }
 grep -q "User { userGetAll: getAll(limit: 1)" migrate.log || { cat migrate.log; fail "v5-to-v6 did not rewrite the document"; }
+# docs/install.md's fix for `tsc --init` in a CommonJS project (its verbatimModuleSyntax refuses
+# every import, TS1295), run as written on a main.ts of the app.
+printf "import { apps } from './apps';\nconsole.log(apps[0]!.handler.schema.getType('UserQuery') ? 'cjs ok' : 'no UserQuery');\n" > src/main.ts
+while IFS= read -r line; do
+  [ -n "$line" ] || continue
+  bash -c "$line" > cjs-init.log 2>&1 || { cat cjs-init.log; fail "'$line' (docs/install.md tsc-init-cjs) in a CommonJS project"; }
+done <<< "$(awk '/<!-- consumer: tsc-init-cjs -->/{want=1; next} want && /^```/ {if (inb) exit; inb=1; next} inb {print}' "$root/docs/install.md")"
+[ "$(tail -1 cjs-init.log)" = "cjs ok" ] || { cat cjs-init.log; fail "the CommonJS project compiled by docs/install.md's tsc-init-cjs block does not run"; }
+rm -rf tsconfig.json dist src/main.ts
 # tsconfig as older CommonJS projects have it (`tsc --init` of TypeScript 5.8 and before):
 # `module: commonjs` resolves as node10, which reads
 # no `exports` map (the package's `types` and `typesVersions` serve it); node then require()s the

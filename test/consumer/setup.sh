@@ -40,10 +40,9 @@ for pm in ${managers[*]}; do
     bash -c "$run" > install.log 2>&1 || { cat install.log; echo "'$line' failed" >&2; exit 1; }
   done <<< "$lines"
 
-  # The user's code: the README's first graph, and an import of each peer they use themselves.
+  # The user's code: the README's first graph as it stands, and an import of each peer they use themselves.
   {
-    cat "$here/readme-preludes/first-graph.ts"
-    awk '/readme-check: prelude first-graph run/{f=1;next} f&&/^```ts/{g=1;next} g&&/^```/{exit} g' "$root/README.md"
+    awk '/^## A first graph/{f=1;next} f&&/^```ts/{g=1;next} g&&/^```/{exit} g' "$root/README.md"
     cat <<'TS'
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';

@@ -52,6 +52,11 @@ export const NO_SCHEMA_NEXT_STEP =
   'no v6 schema was found, so this v5 document was left as is: rerun v5-to-v6 with --schema <sdl|introspection.json|url>, ' +
   'a GraphQL Config whose `schema` points at the v6 schema, or --app <module exporting your diagram or GraphQLHandler>';
 
+/** The same, for a file migrated alone (jscodeshift): the schema search is the whole run's. */
+export const NO_SCHEMA_ALONE =
+  'v5 document left as is: rewriting it needs the v6 schema, which `npx ergraph-migrate v5-to-v6 <paths>` finds itself ' +
+  '(GraphQL Config, --app, the ER graph in the paths); or give jscodeshift --schema=<sdl|introspection.json|url>';
+
 /** A file of nothing but blanks and comments: no document, so nothing this step could be wrong about. */
 function holdsNothing(source: string): boolean {
   try {
@@ -70,8 +75,9 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   const schemas = schemasOf(options);
   const firstField = () => document.definitions[0]?.loc?.start ?? 0;
   if (schemas.length === 0) {
-    const pending = selectsRootFields(document) ? [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] : [];
-    return { output: source, manual: [], notes: [], pending };
+    if (!selectsRootFields(document)) return { output: source, manual: [], notes: [] };
+    if (options.alone) return marked(source, gqlSource, [{ offset: firstField(), reason: NO_SCHEMA_ALONE }], [], []);
+    return { output: source, manual: [], notes: [], pending: [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] };
   }
   const choice = chooseSchema(document, schemas);
   if (choice === 'foreign')
@@ -79,10 +85,16 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   if (!choice) return { output: source, manual: [], notes: [] };
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options));
   keepIfInvalid(rewrite, document, source, choice.schema, false);
-  const edits: Edit[] = [...rewrite.edits];
+  const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
+  return marked(source, gqlSource, [...rewrite.problems, ...unseenReaders(document, rewrite.moves)], rewrite.edits, notes);
+}
+
+/** A `.graphql` file's edits, with a `# TODO(ergraph-migrate)` marker above each problem's line (once). */
+function marked(source: string, gqlSource: Source, problems: readonly { offset: number; reason: string }[], rewritten: readonly Edit[], notes: string[]): TransformResult {
+  const edits: Edit[] = [...rewritten];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
-  for (const problem of [...rewrite.problems, ...unseenReaders(document, rewrite.moves)]) {
+  for (const problem of problems) {
     manual.push({ ...getLocation(gqlSource, problem.offset), reason: problem.reason });
     const lineStart = source.lastIndexOf('\n', problem.offset - 1) + 1;
     const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
@@ -93,7 +105,6 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
     edits.push({ start: lineStart, end: lineStart, text: `${indent}${GRAPHQL_TODO}${problem.reason}${eol}` });
   }
   const output = applyEdits(source, edits);
-  const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
   return { output: output === source ? source : output, manual, notes };
 }
 
@@ -135,7 +146,10 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
   for (const { doc, document, inHole, choice, rewrite } of prepareDocuments(sf, file, options, schemas)) {
     const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
     if (schemas.length === 0) {
-      if (selectsRootFields(document, inHole)) pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
+      if (!selectsRootFields(document, inHole)) continue;
+      // Alone (jscodeshift), the schema search is the whole run's: marked for ergraph-migrate.
+      if (options.alone) ch.manual(doc.node, NO_SCHEMA_ALONE);
+      else pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
       continue;
     }
     if (choice === 'foreign') {
@@ -209,9 +223,11 @@ const scripts = scriptTransform<unknown>(
       assertChecked(checked, file);
       // The lines the data-flow passes mark and the hand-offs they follow: the checker's own marker would say it twice, or wrongly.
       const marked = new Set<number>();
+      const markedAt = new Set<number>();
       const followed = new Set<number>();
       const manual = ch.manual;
-      if (checked) ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), manual.call(ch, node, reason));
+      if (checked)
+        ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), markedAt.add(node.getStart(sf)), manual.call(ch, node, reason));
       // A worker of the pool after a step that changed files in memory: its program read other
       // workers' files from disk, older than the run's texts, and may not see a typed result
       // arrive where another worker reads it. The checker then lifts no data-flow marker.
@@ -221,7 +237,7 @@ const scripts = scriptTransform<unknown>(
         const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, lifting));
         fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
-        moveTypedReads(ch, checked, schema, marked, followed);
+        moveTypedReads(ch, checked, schema, marked, followed, markedAt);
         if (checked && (rewritten.moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
       } finally {
         ch.manual = manual;
@@ -231,7 +247,7 @@ const scripts = scriptTransform<unknown>(
       markUnseenCacheFields(ch, fields.some((f) => !f.root) ? fields : movedInRun(cross));
       // A client's cache serves every document of the run.
       clientCaches(ch, [...fields, ...movedInRun(cross)], schemas, rewriteOptions(options).keepResponseKeys !== false);
-      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
+      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending, options.alone);
       rewriteNamingHelpers(ch);
     },
     finish: ({ sf }) => {

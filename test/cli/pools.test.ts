@@ -32,7 +32,9 @@ describe('exportedPools', () => {
   });
 });
 
-describe.runIf(await pgServerUp())('a module pool guarded by serve, its idle connection killed', () => {
+const SUITE = 'a module pool guarded by serve, its idle connection killed';
+
+describe.runIf(await pgServerUp(SUITE))(SUITE, () => {
   it('logs the loss and answers the next query', async () => {
     const pool = new pg.Pool({ connectionString: PG_URL, application_name: APP });
     const db = drizzle({ client: pool });

@@ -24,7 +24,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setImmediate(r));
 }
 
-const hasServer = await pgServerUp();
+const hasServer = await pgServerUp('usage store on PostgreSQL, connection lost mid-flush');
 
 describe.runIf(hasServer)('usage store on PostgreSQL, connection lost mid-flush', { timeout: 60_000 }, () => {
   let admin: pg.Client;

@@ -227,6 +227,22 @@ describe('createUsageRecorder', () => {
     expect(day2.map((r) => [r.client, r.coordinate])).toEqual([['client-49', 'Query.c']]);
   });
 
+  it('with no options, keeps 1000 client names and 10 000 coordinates a day, the rest as (other)', async () => {
+    const store = memoryUsageStore();
+    const recorder = createUsageRecorder(store, { now: () => Date.parse('2026-03-10T08:00:00Z') });
+    for (let i = 0; i <= 1_000; i++) recorder.record(['Query.a'], `client-${i}`);
+    // Query.a is the day's first coordinate: 9,999 of these fit beside it.
+    recorder.record(Array.from({ length: 10_001 }, (_, i) => `Query.f${i}`), 'client-0');
+    await recorder.close();
+    const rows = (await store.read('2026-03-10')).rows;
+    const clients = new Set(rows.map((r) => r.client));
+    expect([clients.size, clients.has('client-999'), clients.has('client-1000'), clients.has(OTHER)]).toEqual([1_001, true, false, true]);
+    expect(rows.find((r) => r.client === OTHER)).toMatchObject({ coordinate: 'Query.a', count: 1 });
+    const coordinates = new Set(rows.map((r) => r.coordinate));
+    expect([coordinates.size, coordinates.has('Query.f9998'), coordinates.has('Query.f9999'), coordinates.has(OTHER)]).toEqual([10_001, true, false, true]);
+    expect(rows.find((r) => r.coordinate === OTHER)).toMatchObject({ client: 'client-0', count: 2 });
+  });
+
   it('adds up uses from processes whose clocks disagree: nothing lost, each on the day its clock said', async () => {
     const store = memoryUsageStore();
     const base = Date.parse('2026-03-10T12:00:00Z');

@@ -12,7 +12,9 @@ import { pgServerUp, terminateBackends } from '../support/pg-server.js';
 
 const APP = `db_demo_${process.pid}`;
 
-describe.runIf(await pgServerUp())('the demo on PostgreSQL, an idle connection killed', () => {
+const SUITE = 'the demo on PostgreSQL, an idle connection killed';
+
+describe.runIf(await pgServerUp(SUITE))(SUITE, () => {
   it('logs the loss and answers the next query', async () => {
     const url = new URL(PG_URL);
     url.searchParams.set('application_name', APP); // the connection string's name wins over the demo's

@@ -6,8 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { versionInfo } from 'graphql';
+import { parse, versionInfo } from 'graphql';
 import { Entity, ErDiagram, GraphQLHandler, model, QueryConfig, ref, Relationship } from 'ergraph';
+import { PreparedDocument } from '../../src/graphql/engine.js';
+import type { CompiledOperation } from '../../src/graphql/plan.js';
+import { coerceVariables } from '../../src/graphql/versions.js';
 import { calls, diagram } from './domain.js';
 
 class Item extends model({ id: z.int(), label: z.string() }) {}
@@ -130,6 +133,31 @@ describe('compiled executor agrees with graphql-js', () => {
         ['id', ...(a ? ['name'] : []), ...(b ? ['tasks'] : ['email', 'tasks'])].sort(),
       );
     }
+  });
+
+  it('keeps at most 16 plans per operation, dropping the oldest (docs/graphql.md)', () => {
+    // Five condition variables: 32 combinations. The 17th drops the first, which compiles anew.
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const document = parse(`query(${names.map((n) => `$${n}: Boolean!`).join(', ')}) { User { ${names.map((n) => `${n}: byId(id: 1) @include(if: $${n}) { id }`).join(' ')} } }`);
+    let charged = 0;
+    const prepared = new PreparedDocument(document, () => charged++);
+    const op = prepared.operation(undefined) as CompiledOperation;
+    const schema = new GraphQLHandler(diagram).schema;
+    const plan = (combination: number) => {
+      const coerced = coerceVariables(schema, op.operation.variableDefinitions, Object.fromEntries(names.map((n, bit) => [n, ((combination >> bit) & 1) === 1])));
+      if (coerced.errors) throw coerced.errors[0];
+      return prepared.plan(schema, op, coerced.variables);
+    };
+    const first = plan(0);
+    for (let i = 1; i < 16; i++) plan(i);
+    expect([op.plans.size, charged]).toEqual([16, 15]); // the document charged for each plan past its first
+    expect(plan(0)).toBe(first);
+    const sixteenth = plan(15);
+    plan(16);
+    expect([op.plans.size, charged]).toEqual([16, 15]); // one in, one out: nothing more to charge
+    expect(plan(15)).toBe(sixteenth);
+    expect(plan(0)).not.toBe(first); // the oldest went
+    expect(op.plans.size).toBe(16);
   });
 
   it('merged fields, aliases, __typename at every level, and sub-selections merged across fragments', async () => {

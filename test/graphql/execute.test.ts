@@ -1,3 +1,4 @@
+import { GraphQLError, GraphQLInt, GraphQLNonNull } from 'graphql';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -166,6 +167,40 @@ describe('mutations', () => {
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0]).toMatchObject({ path: ['Task', 'bad'], extensions: { code: 'BAD_USER_INPUT' } });
     expect(TASKS.length).toBe(before); // `good` never ran
+  });
+
+  // A contribution's `mutationFields` are root fields outside any group: the same order and stop, on both executors.
+  it.each(['compiled', 'graphql-js'] as const)('root fields a contribution adds outside the groups run in order too, and one that nulls data stops the rest (%s)', async (executor) => {
+    const ran: string[] = [];
+    const h = new GraphQLHandler(diagram, { executor });
+    h.extendSchema([
+      {
+        mutationFields: () => ({
+          note: {
+            type: GraphQLInt,
+            args: { n: { type: GraphQLInt } },
+            resolve: async (_source: unknown, { n }: { n: number }) => {
+              ran.push(`start ${n}`);
+              await Promise.resolve();
+              ran.push(`end ${n}`);
+              return n;
+            },
+          },
+          refuse: {
+            type: new GraphQLNonNull(GraphQLInt),
+            resolve: () => {
+              ran.push('refuse');
+              throw new GraphQLError('refused');
+            },
+          },
+        }),
+      },
+    ]);
+    expect(await h.execute('mutation { a: note(n: 1) b: note(n: 2) }')).toEqual({ data: { a: 1, b: 2 }, errors: null });
+    expect(ran.splice(0)).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+    const stopped = await h.execute('mutation { a: note(n: 1) refuse b: note(n: 2) }');
+    expect(stopped).toMatchObject({ data: null, errors: [{ message: 'refused', path: ['refuse'] }] });
+    expect(ran).toEqual(['start 1', 'end 1', 'refuse']); // `b` never ran
   });
 });
 

@@ -31,7 +31,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((r) => setImmediate(r));
 }
 
-const hasServer = await pgServerUp();
+const hasServer = await pgServerUp('SQL loaders on PostgreSQL, a backend killed mid-request');
 
 describe.runIf(hasServer)('SQL loaders on PostgreSQL, a backend killed mid-request', { timeout: 60_000 }, () => {
   let admin: pg.Client;

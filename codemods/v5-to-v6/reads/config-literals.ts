@@ -8,7 +8,7 @@
  */
 import type { FileChanges } from '../../lib/changes.js';
 import { insertPropertyAfter, keyOf } from '../../lib/ast.js';
-import { referencesOf } from './flow.js';
+import { referencesOf } from './scope.js';
 import { ts } from '../../lib/parse.js';
 
 /** Where a v5 root field lives in v6: its group (the root field `Task`, of type `TaskMutation`) and the method's field name. */

@@ -12,7 +12,8 @@
  */
 import { ts } from '../../lib/parse.js';
 import { keyText } from './patterns.js';
-import { bindName, flow, outer, referencesOf } from './flow.js';
+import { bindName, flow } from './flow.js';
+import { outer, referencesOf } from './scope.js';
 import { DATA, type Reads, type Updater } from './types.js';
 import { groupTypeOf, writeDataLiteral } from './writes.js';
 

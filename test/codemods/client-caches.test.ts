@@ -306,7 +306,7 @@ describe('v5-to-v6 and urql Graphcache', () => {
         'export const renamed: string[] = [];',
         'export const cache = cacheExchange({',
         '  keys: { User: (u) => String(u.id), TaskQuery: () => null, UserQuery: () => null, TaskMutation: () => null },',
-        '  updates: { Mutation: { }, TaskMutation: { rename: (result: any) => { renamed.push(result.taskRename.title); } } },',
+        '  updates: { Mutation: { Task: () => {} }, TaskMutation: { rename: (result: any) => { renamed.push(result.taskRename.title); } } },',
         "  resolvers: { Query: { }, UserQuery: { byId: (_parent, args) => ({ __typename: 'User', id: args.id as number }) } },",
         '  // TODO(ergraph-migrate): Graphcache and the v6 groups: `optimistic.taskRename` names a v5 root field, now `rename` of `TaskMutation`; Graphcache calls `optimistic` for root fields only, and in v6 the root field is the group',
         "  optimistic: { taskRename: (args) => ({ __typename: 'Task', id: 1, title: args.title as string }) },",
@@ -317,8 +317,10 @@ describe('v5-to-v6 and urql Graphcache', () => {
     const migrated = await load<{ cache: ReturnType<typeof cacheExchange>; renamed: string[] }>(exchange!.output.replace(/^ {2}\/\/ TODO.*\n {2}optimistic.*\n/m, ''));
     const { client, data } = await bothCached(migrated.cache);
     expect(data.map((d) => d === null)).toEqual([false, false]);
-    await client.mutation(urqlGql`mutation Rename { Task { taskRename: rename(title: "moved") { id title } } }`, {}).toPromise();
+    const renamed = await client.mutation(urqlGql`mutation Rename { Task { taskRename: rename(title: "moved") { id title } } }`, {}).toPromise();
     expect(migrated.renamed).toEqual(['moved']);
+    // The root keeps an updater for the group: without it Graphcache answers `{ Task: null }`.
+    expect(renamed.data).toEqual({ Task: { taskRename: { id: 1, title: 'moved' } } });
   });
 
   it('adds the keys to a bare `cacheExchange()` and marks options it cannot reach', () => {

@@ -24,7 +24,7 @@ import { outer } from './scope.js';
 import { rewriteIn, rewriteKeyedAccess } from './keyed.js';
 import { keyText, rewriteAccess, rewriteDataPattern, writtenKey } from './patterns.js';
 import { readsOf } from './sites.js';
-import type { CrossHooks, Reads, TypedFact, TypedHow } from './types.js';
+import { settled, type CrossHooks, type Reads, type TypedFact, type TypedHow } from './types.js';
 
 type Move = TypedFact['moves'][number];
 interface Op {
@@ -380,7 +380,7 @@ export function moveTypedReads(ch: FileChanges, run: CheckedRun | undefined, sch
       continue;
     }
     if (hit.kind === 'todo') {
-      if (!marked.has(sf.getLineAndCharacterOfPosition(hit.start).line) && !followed.has(hit.start)) r.todo(node, hit.why);
+      if (!marked.has(sf.getLineAndCharacterOfPosition(hit.start).line) && !followed.has(hit.start) && !settled.has(node)) r.todo(node, hit.why);
       continue;
     }
     if (rewritten(ch, node) || markedAt.has(hit.start)) continue;

@@ -32,7 +32,7 @@ function targetIn(schemas: readonly GraphQLSchema[], root: Root): (field: string
     const targets = schemas.flatMap((s) => knownOf(s).index[root].get(field) ?? []);
     const only = targets.length === 1 ? targets[0]! : undefined;
     const type = only && groupType(schemas, root, only.entity);
-    return type ? { type, method: only!.method } : undefined;
+    return type ? { group: only!.entity, type, method: only!.method } : undefined;
   };
 }
 

@@ -11,8 +11,9 @@ import { insertPropertyAfter, keyOf } from '../../lib/ast.js';
 import { referencesOf } from './scope.js';
 import { ts } from '../../lib/parse.js';
 
-/** Where a v5 root field lives in v6: its group's type and the method's field name. */
+/** Where a v5 root field lives in v6: its group (the root field `Task`, of type `TaskMutation`) and the method's field name. */
 export interface GroupField {
+  group: string;
   type: string;
   method: string;
 }
@@ -100,6 +101,8 @@ export function rootEntries(
   nested: string | undefined,
   targetOf: (field: string) => GroupField | undefined,
   unseen: (node: ts.Node, why: string) => void,
+  /** An entry the root type keeps for a group whose fields moved out of it (`Task: () => {}`), in place of the first one. */
+  stays?: (target: GroupField) => string,
 ): Taken {
   const entries = new Map<string, string[]>();
   const none = { entries, remove: () => {} };
@@ -116,6 +119,8 @@ export function rootEntries(
     fields = literal;
   }
   const gone = new Set<ts.ObjectLiteralElementLike>();
+  const kept = new Map<ts.ObjectLiteralElementLike, string>();
+  const keys = new Set(fields.properties.map(keyOf));
   for (const prop of fields.properties) {
     const key = keyOf(prop);
     if (key === undefined) {
@@ -125,9 +130,16 @@ export function rootEntries(
     const target = targetOf(key);
     if (!target) continue;
     entries.set(target.type, [...(entries.get(target.type) ?? []), renamed(ch, prop, target.method)]);
-    gone.add(prop);
+    if (stays && !keys.has(target.group)) keys.add(target.group), kept.set(prop, stays(target));
+    else gone.add(prop);
   }
-  return { entries, remove: () => gone.size > 0 && removeProperties(ch, fields, gone) };
+  return {
+    entries,
+    remove: () => {
+      for (const [prop, text] of kept) ch.replace(prop, text);
+      if (gone.size > 0) removeProperties(ch, fields, gone);
+    },
+  };
 }
 
 /** What a literal keyed by type name gets for each group type. */

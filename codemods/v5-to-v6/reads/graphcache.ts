@@ -9,8 +9,11 @@
  * (`resolvers.UserQuery.byId`, `updates.TaskMutation.rename`), where Graphcache calls them in v6:
  * an updater there gets the group object first, which holds the field under its alias as well
  * (checked: `{ taskRename: {…}, rename: {…} }`), so a body reading `result.taskRename` reads the same
- * as long as the documents keep their response keys (v5-to-v6's default). `optimistic` is called
- * for root fields only, and the v6 root field is the group: those entries are marked.
+ * as long as the documents keep their response keys (v5-to-v6's default). The root type keeps an
+ * updater for the group's own field (`Mutation: { Task: () => {} }`): with updaters only under it,
+ * Graphcache 9 answers the mutation with the group as null (checked: with the root's, whole).
+ * `optimistic` is called for root fields only, and the v6 root field is the group: those entries
+ * are marked.
  */
 import type { FileChanges } from '../../lib/changes.js';
 import { keyOf } from '../../lib/ast.js';
@@ -77,20 +80,27 @@ export function graphcaches(ch: FileChanges, needs: GraphcacheNeeds): void {
       else if (addProperties(ch, literal, missing.map(keyText))) ch.note(literal, `Graphcache keys for the v6 groups: ${missing.join(', ')}`);
     }
     moveConfig(ch, options, 'resolvers', [['Query', needs.query]], mark);
-    if (needs.keepsKeys) moveConfig(ch, options, 'updates', [['Query', needs.query], ['Mutation', needs.mutation]], mark);
+    if (needs.keepsKeys) moveConfig(ch, options, 'updates', [['Query', needs.query], ['Mutation', needs.mutation]], mark, (to) => `${to.group}: () => {}`);
     else markRootEntries(options, 'updates', needs, mark, 'with `--no-keep-response-keys` an updater moved to the group would read its field under the method name, not the v5 key');
     markRootEntries(options, 'optimistic', needs, mark, 'Graphcache calls `optimistic` for root fields only, and in v6 the root field is the group');
   }
 }
 
 /** `resolvers`/`updates`: the root types' entries for v5 root fields go to their group types. */
-function moveConfig(ch: FileChanges, options: ts.ObjectLiteralExpression, key: string, roots: [root: 'Query' | 'Mutation', target: (field: string) => GroupField | undefined][], mark: (node: ts.Node, why: string) => void): void {
+function moveConfig(
+  ch: FileChanges,
+  options: ts.ObjectLiteralExpression,
+  key: string,
+  roots: [root: 'Query' | 'Mutation', target: (field: string) => GroupField | undefined][],
+  mark: (node: ts.Node, why: string) => void,
+  stays?: (target: GroupField) => string,
+): void {
   const given = entryValue(options, key);
   if (!given) return;
   const byType = literalOf(given.value);
   const unseen = (node: ts.Node, why: string) => mark(node, `\`${key}\` may name v5 root fields, which v6 keeps in their groups, but ${why}: move them to the group types (\`Query.userById\` → \`UserQuery.byId\`)`);
   if (!byType) return unseen(given.prop, 'they are not written here');
-  const taken = roots.map(([root, target]) => rootEntries(ch, byType, root, undefined, target, unseen));
+  const taken = roots.map(([root, target]) => rootEntries(ch, byType, root, undefined, target, unseen, stays));
   const entries = new Map<string, string[]>();
   for (const t of taken) for (const [type, list] of t.entries) entries.set(type, [...(entries.get(type) ?? []), ...list]);
   if (entries.size === 0) return;

@@ -25,6 +25,12 @@ export type Shape =
 /** Where an updater of the data is given: `fetchMore`/`subscribeToMore` options, a result's `updateQuery(fn)`, `cache.updateQuery(options, fn)`. */
 export type Updater = 'fetchMore' | 'subscribeToMore' | 'updateQuery' | 'cache';
 
+/**
+ * Places a data-flow pass has settled for good (the spread of an updater's `prev` that the data
+ * it returns starts from): the checker's marker for a typed value there would be wrong.
+ */
+export const settled = new WeakSet<ts.Node>();
+
 export const DATA: Shape = { kind: 'data' };
 export const RESULT: Shape = { kind: 'result' };
 /** A promise of a promise is one promise: `.then` callbacks get the value either way. */

@@ -10,7 +10,7 @@ import type { GraphQLSchema } from 'graphql';
 import { getNamedType } from 'graphql';
 import { ts } from '../../lib/parse.js';
 import { keyText } from './patterns.js';
-import type { Reads } from './types.js';
+import { settled, type Reads } from './types.js';
 
 const isName = (text: string) => /^[A-Za-z_$][\w$]*$/.test(text);
 
@@ -60,6 +60,7 @@ export function writeDataLiteral(r: Reads, data: ts.ObjectLiteralExpression, gro
       if (!name || runs.length > 0) return r.todo(p, 'a spread in the data written may carry moved fields: write it in the v6 shape');
       bases.push(name);
       r.seen.add(p.expression);
+      settled.add(p);
       continue;
     }
     const key = keyText(p.name);

@@ -9,6 +9,7 @@
  *   ergraph schema print --app <module> [--v5]    SDL of the v6 schema (or the v5 flat one)
  *   ergraph schema diff <old> <new> [--usage db]  breaking/dangerous/safe changes (exit 1 on breaking)
  *   ergraph compat report --database <url>        the v5 retirement verdict from the usage store
+ *   ergraph compat kit --client <name>            one client's migration kit from the operation catalog
  *   ergraph er --app <module> [--format mermaid|dot|json|svg]  the ER picture of an app
  *
  * Exit codes: 0 done · 1 errors · 2 usage.
@@ -132,7 +133,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
         )
         .demandCommand(1, 'give a schema command: print or diff'),
     )
-    .command('compat', 'the v5 compat layer: its retirement report', (y) =>
+    .command('compat', 'the v5 compat layer: its retirement report, and a migration kit per client', (y) =>
       y
         .command(
           'report',
@@ -147,7 +148,20 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO): Prom
             code = await compatReportCommand({ database: a.database, days: a.days, format: a.format }, io);
           },
         )
-        .demandCommand(1, 'give a compat command: report'),
+        .command(
+          'kit',
+          "one client's migration kit: each operation it sent, its v6 text, the response paths that move, the shadow verdict, the v6 id of a persisted one",
+          (z) =>
+            z
+              .option('client', { type: 'string', demandOption: true, describe: 'the client, as it sends x-client-name (see compat report)' })
+              .option('database', { type: 'string', describe: 'the usage database: postgres://…, pglite:<dir> (default: DATABASE_URL)' })
+              .option('format', { choices: ['md', 'json'] as const, default: 'md' as const }),
+          async (a) => {
+            const { compatKitCommand } = await import('./compat.js');
+            code = await compatKitCommand({ client: a.client, database: a.database, format: a.format }, io);
+          },
+        )
+        .demandCommand(1, 'give a compat command: report or kit'),
     )
     .command(
       'er',

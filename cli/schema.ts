@@ -39,7 +39,7 @@ export async function schemaDiffCommand(args: SchemaDiffArgs, io: CliIO): Promis
   if (args.usage) {
     requirePeers(`schema diff --usage ${args.usage.split(':')[0]}:…`, usageStorePeers(args.usage), io.env);
     const [{ openUsageStore }, { unusedCoordinates }] = await Promise.all([import('../compat/usage-open.js'), import('../compat/usage-report.js')]);
-    const store = await openUsageStore(args.usage, { timeoutMs: args.timeout });
+    const store = await openUsageStore(args.usage, { timeoutMs: args.timeout, existing: true });
     try {
       unused = await unusedCoordinates(store, { days: args.days });
     } finally {

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
-import { escapeHtml } from '../src/graphql/page.js';
+import { escapeHtml, ICON_LINK } from '../src/graphql/page.js';
 
 export interface IndexApp {
   name: string;
@@ -20,6 +20,7 @@ function indexHtml(apps: readonly IndexApp[], mcp: string, origin: string): stri
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ergraph serve</title>
+${ICON_LINK}
 <style>body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:860px;padding:8px 16px;color:#1a202c}code{background:#f1f5f9;padding:1px 4px;border-radius:3px}</style>
 </head><body>
 <h1>ergraph serve</h1>

@@ -21,6 +21,12 @@ export interface TransformOptions {
   writing?: ReadonlySet<string>;
   /** Set by the worker pool for a step after one that changed files in memory: what is on disk is older than the run's texts. */
   diskBehind?: boolean;
+  /**
+   * The file is migrated alone, as a jscodeshift transform (`jscodeshift/`): what only a whole run
+   * knows (the v6 schema found from the project) is marked `TODO(ergraph-migrate)` for
+   * `ergraph-migrate` to do, rather than left for a later run.
+   */
+  alone?: boolean;
   [key: string]: unknown;
 }
 

@@ -26,6 +26,7 @@ import { mapError, planOperation, v5Data, type OperationPlan } from './rewrite.j
 import { shadowForms, shadowRunner, type ShadowForm, type ShadowOptions, type ShadowRunner } from './shadow.js';
 import { createUsageRecorder, type UsageRecorder } from './usage-recorder.js';
 import { retirementReport, type RetirementReport, type RetirementReportOptions } from './usage-report.js';
+import { migrationKit, type MigrationKit, type MigrationKitOptions } from './kit.js';
 import { memoryUsageStore, type TrackedCoordinate } from './usage-store.js';
 
 export interface ExecuteOptions {
@@ -131,6 +132,8 @@ export interface CompatHandler {
   readonly shadow: ShadowRunner;
   /** The retirement report from the usage store, after writing what this process has pending. */
   report(options?: Omit<RetirementReportOptions, 'recorder'>): Promise<RetirementReport>;
+  /** One client's migration kit from the operation catalog, after writing what this process has pending. */
+  kit(options: MigrationKitOptions): Promise<MigrationKit>;
   /** Names the v5 fields a document's operation uses, without running it (`[]` if it does not validate). */
   deprecationsOf(query: string, operationName?: string | null): Deprecation[];
   /**
@@ -359,6 +362,10 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
     async report(options = {}) {
       await usage.flush();
       return retirementReport(usage.store, { ...options, recorder: usage.status() });
+    },
+    async kit(options) {
+      await usage.flush();
+      return migrationKit(usage.store, options);
     },
     deprecationsOf(query, operationName) {
       const prepared = prepare(query);

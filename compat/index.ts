@@ -32,11 +32,14 @@ export type { OpenUsageStoreOptions } from './usage-open.js';
 export type { SqlUsageStoreOptions } from './usage-sql.js';
 export { createUsageRecorder, OTHER, OTHER_CLIENTS } from './usage-recorder.js';
 export type { UsageRecorder, UsageRecorderOptions, UsageRecorderStatus, FlushFailure } from './usage-recorder.js';
-export { retirementReport, reportMarkdown, compatReport } from './usage-report.js';
+export { retirementReport } from './usage-report.js';
+export { reportMarkdown, compatReport } from './report-markdown.js';
+export { compatKit, kitMarkdown, migrationKit } from './kit.js';
+export type { CompatKitOptions, KitOperation, MigrationKit, MigrationKitOptions, OperationVerdict } from './kit.js';
+export type { ClientProof, FieldProof } from './usage-proof.js';
 export type {
   RetirementReport,
   RetirementReportOptions,
-  CompatReportOptions,
   FieldReport,
   ClientReport,
   ClientUse,
@@ -60,6 +63,7 @@ export { createV5McpAdapter, v5McpCompat } from './mcp.js';
 export type { McpToolResult, V5ListEntry, V5McpAdaptation, V5McpAdapter } from './mcp.js';
 export { compatApp, type CompatAppOptions } from './app.js';
 export { unusedCoordinates } from './usage-report.js';
+export type { CompatReportOptions } from './report-markdown.js';
 export { v5SchemaSdl } from './flat-schema.js';
 export { deprecatedCoordinates, deprecatedFields, countDeprecatedUse } from './usage-deprecated.js';
 export type { CountDeprecatedUseOptions } from './usage-deprecated.js';

@@ -3,6 +3,8 @@
  * installed none of the optional database peers (drizzle-orm, pg, PGlite), so the SQL store's
  * module is only loaded when a SQL store is asked for.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { requirePeers, usageStorePeers } from '../src/peers/peers.js';
 import type { SqlDatabase } from '../src/orm/types.js';
 import type { SqlUsageStoreOptions } from './usage-sql.js';
@@ -46,6 +48,49 @@ export interface OpenUsageStoreOptions {
   timeoutMs?: number;
   /** The operation catalog's bounds (default 1000 operations, 4 MiB of texts). */
   catalog?: CatalogBounds;
+  /**
+   * Only a store that is there: a `pglite:` directory must hold a database, and one another
+   * process may have open is refused. What reads usage asks this (`compat report`, `compat kit`,
+   * `schema diff --usage`): a report read from a database created empty on the spot would say nobody calls v5.
+   */
+  existing?: boolean;
+}
+
+/** The live process a `<dir>.lock` names, and the usage report it serves when it says so. */
+function lockHolder(dir: string): { pid: number; report?: string } | undefined {
+  if (!existsSync(`${dir}.lock`)) return undefined;
+  const [first, second] = readFileSync(`${dir}.lock`, 'utf8').split('\n');
+  const pid = Number.parseInt(first ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined; // EPERM: it exists, owned by another user
+  }
+  return { pid, report: second?.trim() || undefined };
+}
+
+/**
+ * Why the PGlite directory `dir` may not be opened here, if it may not. PGlite serves one process
+ * at a time: a second one on the same directory flushes its own view over the first one's writes.
+ * A holder shows as `<dir>.lock` naming its live pid — what `ergraph demo` writes, with the
+ * address of its usage report on the second line — or, to a reader, as the `postmaster.pid` PGlite
+ * keeps in the directory while it is open (left behind too by a process that crashed).
+ */
+function pgliteRefusal(dir: string, existing: boolean): string | undefined {
+  if (existing && !existsSync(join(dir, 'PG_VERSION'))) {
+    const what = existsSync(dir) ? 'the directory holds no PG_VERSION' : 'no such directory';
+    return `no PGlite database at ${dir} (${what}): name the directory the app writes its usage to (the demo's is .demo-data/pglite)`;
+  }
+  const holder = lockHolder(dir);
+  if (holder) {
+    const instead = holder.report ? `open the same report at ${holder.report}, or ` : '';
+    return `${dir} is open in process ${holder.pid} (the demo, or another app), and PGlite serves one process at a time: ${instead}stop that process (Ctrl-C) and run this again`;
+  }
+  if (existing && existsSync(join(dir, 'postmaster.pid'))) {
+    return `${dir} is open in another process (its postmaster.pid is there), and PGlite serves one process at a time: stop that process and run this again; if none has it open (one crashed), delete ${join(dir, 'postmaster.pid')}`;
+  }
+  return undefined;
 }
 
 /**
@@ -69,6 +114,8 @@ export async function openUsageStore(url: string, options: OpenUsageStoreOptions
   if (/^(pglite|file):/i.test(url)) {
     const dir = url.replace(/^(pglite|file):(\/\/)?/i, '');
     if (dir === '') throw new Error(`${url}: name the PGlite data directory, e.g. pglite:./.usage`);
+    const refusal = pgliteRefusal(dir, options.existing ?? false);
+    if (refusal) throw new Error(refusal);
     const [{ PGlite }, { drizzle }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
     const client = new PGlite(dir);
     return (await loadSql()).sqlUsageStore(drizzle({ client }), { description: `PGlite ${dir}`, onClose: () => client.close(), catalog: options.catalog });

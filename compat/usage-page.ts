@@ -7,7 +7,11 @@
  * offline, renders the same in any browser and in a screenshot, and adds nothing to the install.
  * Every text that comes from data (client names above all) goes through `esc`.
  */
+import { esc } from './escape.js';
+import { kitSection, type KitView } from './kit-page.js';
+import { heldBack } from './usage-proof.js';
 import type { RetirementReport, Trend, VerdictStatus } from './usage-report.js';
+import { ICON_LINK } from '../src/graphql/page.js';
 
 /**
  * What the page draws: a report, or the route's view of one (no store name, no error text; the
@@ -23,8 +27,6 @@ export interface ReportView extends Omit<RetirementReport, 'store' | 'recorder'>
   };
 }
 
-export const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Header for the page: no scripts, no external anything, styles inline only. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -103,9 +105,10 @@ export function stackedBarChart(id: string, label: string, days: readonly string
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const when = (s: string | null) => (s ? `${s.slice(0, 16).replace('T', ' ')}` : 'never');
 const TREND: Record<Trend, string> = { none: '—', new: 'new', rising: '↑ rising', steady: '→ steady', falling: '↓ falling', stopped: '↓ stopped' };
-const HEADLINE: Record<VerdictStatus, string> = { retire: 'Safe to retire', 'in-use': 'Not yet', wait: 'Keep watching', unknown: 'No verdict' };
+const HEADLINE: Record<VerdictStatus, string> = { retire: 'Safe to retire', ready: 'Ready to retire', 'in-use': 'Not yet', wait: 'Keep watching', unknown: 'No verdict' };
 
-export function reportPage(report: ReportView, options: { title?: string } = {}): string {
+/** The page; with `kit`, one client's migration kit as a section of it (`#kit`). */
+export function reportPage(report: ReportView, options: { title?: string; kit?: KitView } = {}): string {
   const title = options.title ?? 'v5 retirement report';
   const v = report.verdict;
   const fieldSeries = topSeries(report.fields.map((f) => ({ name: f.coordinate, values: f.daily })));
@@ -124,28 +127,32 @@ export function reportPage(report: ReportView, options: { title?: string } = {})
       (f) => `<tr class="${f.verdict.status}"><td><code>${esc(f.coordinate)}</code></td><td>${f.replacement ? `<code>${esc(f.replacement)}</code>` : '?'}${f.usage ? `<br><code class="usage">${esc(f.usage)}</code>` : ''}</td><td class="n">${f.count}</td><td>${TREND[f.trend]}</td><td>${esc(when(f.lastUsed))}</td><td>${f.clients.map((c) => `${esc(c.client)} (${c.count})`).join(', ') || '—'}${f.moreClients > 0 ? `, ${f.moreClients} more` : ''}</td><td>${esc(f.verdict.message)}</td></tr>`,
     )
     .join('');
+  const held = heldBack(report.fields);
   const clientRows = report.clients
     .map(
-      (c) => `<tr><td>${esc(c.client)}</td><td class="n">${c.count}</td><td>${TREND[c.trend]}</td><td>${esc(when(c.lastUsed))}</td><td>${c.fields.map((f) => `<code>${esc(f)}</code>`).join(', ') || '—'}</td></tr>`,
+      (c) => `<tr><td><a href="?client=${encodeURIComponent(c.client)}#kit" title="migration kit">${esc(c.client)}</a></td><td class="n">${c.count}</td><td>${TREND[c.trend]}</td><td>${esc(when(c.lastUsed))}</td><td>${c.fields.map((f) => `<code>${esc(f)}</code>`).join(', ') || '—'}</td></tr>`,
     )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
+${ICON_LINK}
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:0 16px 40px;color:#222}
 .verdict{margin:16px 0;padding:16px 20px;border-radius:8px;border:2px solid}
 .verdict h1{margin:0 0 4px;font-size:24px}.verdict p{margin:0}
 .verdict.retire{background:#e8f6ee;border-color:#1a7f45}.verdict.in-use{background:#fdecea;border-color:#b3261e}
-.verdict.wait{background:#fff6e0;border-color:#a86b00}.verdict.unknown{background:#eee;border-color:#666}
+.verdict.wait{background:#fff6e0;border-color:#a86b00}.verdict.ready{background:#eef6fb;border-color:#0072b2}.verdict.unknown{background:#eee;border-color:#666}
 .meta{color:#555;font-size:13px}.problem{background:#fff3cd;border-left:4px solid #a86b00;padding:8px 12px}
 figure{margin:0 0 24px}svg .grid{stroke:#ddd}svg .tick,svg .empty{font-size:11px;fill:#555}
 .legend{list-style:none;padding:0;margin:4px 0 0;display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;border-radius:2px}.legend .n{color:#777}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #e4e4e4;padding:6px 8px;text-align:left;vertical-align:top}
-td.n{text-align:right}tr.in-use td:last-child{color:#b3261e}tr.retire td:last-child{color:#1a7f45}code{font-size:12px}code.usage{color:#555}
+pre{background:#f6f6f6;padding:8px;overflow:auto;font-size:12px}.operation{border-top:1px solid #ddd;margin-top:12px}.operation h3{font-size:14px}
+.operation.differs h3,.operation.no-v6-form h3{color:#b3261e}.operation.same h3{color:#1a7f45}
+td.n{text-align:right}tr.in-use td:last-child{color:#b3261e}tr.retire td:last-child,tr.ready td:last-child{color:#1a7f45}code{font-size:12px}code.usage{color:#555}
 </style></head><body>
-<header id="verdict" class="verdict ${v.status}" data-status="${v.status}"><h1>${HEADLINE[v.status]}</h1><p>${esc(v.message.replace(/^(not yet|safe to retire|no verdict): /, ''))}</p></header>
+<header id="verdict" class="verdict ${v.status}" data-status="${v.status}"><h1>${HEADLINE[v.status]}</h1><p>${esc(v.message.replace(/^(not yet|safe to retire|ready to retire|no verdict): /, ''))}</p></header>
 <p class="meta">${esc(title)} · ${report.window.from} to ${report.window.to} (${report.days} days)${report.store.description ? ` · store: ${esc(report.store.description)}` : ''} · generated ${esc(when(report.generatedAt))} UTC · <a href="?format=json">JSON</a></p>
 ${problems.map((p) => `<p class="problem">${esc(p)}</p>`).join('\n')}
 <h2>Daily use per field</h2>
@@ -154,7 +161,10 @@ ${stackedBarChart('chart-fields', 'Daily use per field', report.window.days, fie
 ${stackedBarChart('chart-clients', 'Daily use per client', report.window.days, clientSeries)}
 <h2>Fields</h2>
 <table id="fields"><thead><tr><th>field</th><th>v6 replacement</th><th>uses</th><th>trend</th><th>last use</th><th>clients</th><th>verdict</th></tr></thead><tbody>${fieldRows}</tbody></table>
+${held.length > 0 ? `<h2>What holds fields back</h2>
+<table id="held-back"><thead><tr><th>field</th><th>client</th><th>why</th></tr></thead><tbody>${held.map((h) => `<tr><td><code>${esc(h.field)}</code></td><td><a href="?client=${encodeURIComponent(h.client)}#kit">${esc(h.client)}</a></td><td>${esc(h.reason)}</td></tr>`).join('')}</tbody></table>` : ''}
 <h2>Clients</h2>
 <table id="clients"><thead><tr><th>client</th><th>uses</th><th>trend</th><th>last use</th><th>fields</th></tr></thead><tbody>${clientRows || '<tr><td colspan="5">no client in this window</td></tr>'}</tbody></table>${others ? `<p class="meta" id="other-clients">${others}</p>` : ''}
+${options.kit ? kitSection(options.kit) : ''}
 </body></html>`;
 }

@@ -4,19 +4,21 @@
  * overall — "safe to retire: no use for 30 days", or the clients still calling it.
  *
  * `retirementReport(store)` builds the data (the JSON the compat app serves for dashboards);
- * `reportMarkdown(report)` renders it for a terminal or a pull request; `compatReport({ database })`
- * is `ergraph compat report` as a function.
+ * `report-markdown.ts` renders it for a terminal or a pull request.
  */
 import type { UsageRecorderStatus } from './usage-recorder.js';
-import { openUsageStore, redactUrl } from './usage-open.js';
+import type { OperationRow } from './catalog.js';
 import type { UsageRow, UsageStore, UsageTotal } from './usage-store.js';
+import { fieldProof, readyMessage, type FieldProof } from './usage-proof.js';
 
 /**
- * `retire`: no use in the window, watched for the whole window. `in-use`: someone called it in the
- * window. `wait`: no use yet, but watched for less than the window. `unknown`: the store could not
- * be read, or tracks nothing.
+ * `retire`: no use in the window, watched for the whole window. `ready`: used in the window, but
+ * every client that used it has a v6 form proven on its traffic, or stopped (only with an operation
+ * catalog). `in-use`: someone called it in the window (and, with a catalog, holds it back).
+ * `wait`: no use yet, but watched for less than the window. `unknown`: the store could not be
+ * read, or tracks nothing.
  */
-export type VerdictStatus = 'retire' | 'in-use' | 'wait' | 'unknown';
+export type VerdictStatus = 'retire' | 'ready' | 'in-use' | 'wait' | 'unknown';
 
 export interface Verdict {
   status: VerdictStatus;
@@ -51,6 +53,12 @@ export interface FieldReport {
   clients: ClientUse[];
   /** Clients that used it in the window and are not listed. */
   moreClients: number;
+  /**
+   * For a field used in the window, with an operation catalog: per client, whether it has a v6 form
+   * proven the same, stopped, or holds the field back and why. Null without a catalog (the verdict
+   * is then on counts alone) or when the field was not used.
+   */
+  proof: FieldProof | null;
   verdict: Verdict;
 }
 
@@ -69,6 +77,8 @@ export interface RetirementReport {
   days: number;
   window: { from: string; to: string; days: string[] };
   store: { description: string; ok: boolean; error?: string };
+  /** The operation catalog the verdict's proof rests on (operations seen in the window); null when the store keeps none, or none yet. */
+  catalog: { operations: number } | null;
   /** This process's writer, when the report comes from a running compat app. */
   recorder?: UsageRecorderStatus;
   verdict: Verdict;
@@ -110,8 +120,14 @@ export function checkDays(days: unknown, max = MAX_DAYS): number {
   return days;
 }
 
+/** The recent span a trend reads: the last 7 days, or half a shorter window. */
+const recentSpan = (days: number) => Math.max(1, Math.min(7, Math.floor(days / 2)));
+
+/** Used in the window, but not in its recent span: the client stopped. */
+const stoppedRecently = (daily: readonly number[]) => daily.slice(-recentSpan(daily.length)).every((n) => n === 0);
+
 export function trendOf(daily: readonly number[]): Trend {
-  const span = Math.max(1, Math.min(7, Math.floor(daily.length / 2)));
+  const span = recentSpan(daily.length);
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const recent = sum(daily.slice(-span));
   const before = sum(daily.slice(-2 * span, -span));
@@ -127,7 +143,7 @@ const byCountThenName = <T extends { count: number }>(key: (t: T) => string) => 
   b.count - a.count || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
 /** "web (120), ios (3), 4 more": `unlisted` counts clients the caller has already left out. */
-function listClients(clients: ReadonlyArray<{ client: string; count: number }>, max = 5, unlisted = 0): string {
+export function listClients(clients: ReadonlyArray<{ client: string; count: number }>, max = 5, unlisted = 0): string {
   const shown = clients.slice(0, max).map((c) => `${c.client} (${c.count})`);
   const more = Math.max(0, clients.length - max) + unlisted;
   if (more > 0) shown.push(`${more} more`);
@@ -158,6 +174,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       ...base,
       window: { from: dayText(from), to: dayText(today), days: axis },
       store: { description: store.description, ok: false, error: message },
+      catalog: null,
       // The store's name and error text are in `store`: the verdict is shown to whoever may see the report.
       verdict: { status: 'unknown', message: 'no verdict: the usage store cannot be read', clients: [] },
       fields: [],
@@ -173,6 +190,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
   for (let d = from; dayText(d) <= lastDay; d += DAY) axis.push(dayText(d));
   const slot = new Map(axis.map((d, i) => [d, i]));
 
+  const operations = await catalogOf(store, from);
   const tracked = new Map(snapshot.tracked.map((t) => [t.coordinate, t]));
   const coordinates = new Set([...tracked.keys(), ...snapshot.rows.map((r) => r.coordinate), ...snapshot.totals.map((r) => r.coordinate)]);
   const rowsBy = <K extends 'coordinate' | 'client'>(rows: readonly UsageRow[], key: K) => {
@@ -217,7 +235,10 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
     const since = info?.since ?? (totalsByField.get(coordinate) ?? []).reduce((min, t) => Math.min(min, t.firstSeen), Infinity);
     const watchedFor = Number.isFinite(since) ? Math.floor((now - since) / DAY) : 0;
     let verdict: Verdict;
-    if (count > 0) {
+    const proof = count > 0 && operations ? fieldProof(coordinate, rows, operations.byClient, (own) => stoppedRecently(dailyOf(own)), top) : null;
+    if (proof && proof.holding === 0) {
+      verdict = { status: 'ready', message: readyMessage(proof, days), clients: clients.map((c) => c.client) };
+    } else if (count > 0) {
       verdict = { status: 'in-use', message: `still used by ${listClients(allClients)}`, clients: clients.map((c) => c.client) };
     } else if (watchedFor >= days || (last && last.lastSeen <= now - days * DAY)) {
       const ago = last ? ` (last used ${dayText(last.lastSeen)} by ${last.client})` : ' (never used)';
@@ -238,6 +259,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
       trackedSince: Number.isFinite(since) ? iso(since) : null,
       clients,
       moreClients: allClients.length - clients.length,
+      proof,
       verdict,
     };
   });
@@ -264,13 +286,27 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
 
   let verdict: Verdict;
   const inUse = fields.filter((f) => f.verdict.status === 'in-use');
+  const ready = fields.filter((f) => f.verdict.status === 'ready');
   const active = clients.filter((c) => c.count > 0);
   if (fields.length === 0) {
     verdict = { status: 'unknown', message: 'no verdict: the usage store tracks no fields yet (is a compat app writing to it?)', clients: [] };
-  } else if (inUse.length > 0) {
+  } else if (inUse.length > 0 && ready.length === 0) {
     verdict = {
       status: 'in-use',
       message: `not yet: ${inUse.length} of ${fields.length} fields used in the last ${days} days, by ${listClients(active, 5, otherClients.clients)}`,
+      clients: active.map((c) => c.client),
+    };
+  } else if (inUse.length > 0) {
+    const holders = [...new Set(inUse.flatMap((f) => f.proof?.clients.filter((c) => c.status === 'holds').map((c) => c.client) ?? f.verdict.clients))];
+    verdict = {
+      status: 'in-use',
+      message: `not yet: ${inUse.length} of ${fields.length} fields held back, by ${holders.slice(0, 5).join(', ')}${holders.length > 5 ? `, ${holders.length - 5} more` : ''}; ${ready.length} more used ${ready.length === 1 ? 'field is' : 'fields are'} ready`,
+      clients: holders,
+    };
+  } else if (ready.length > 0 && fields.every((f) => f.verdict.status === 'retire' || f.verdict.status === 'ready')) {
+    verdict = {
+      status: 'ready',
+      message: `ready to retire: ${ready.length} of ${fields.length} fields are still used, but every client using them has a v6 form proven the same on its traffic, or stopped; the rest have had no use for ${days} days`,
       clients: active.map((c) => c.client),
     };
   } else if (fields.every((f) => f.verdict.status === 'retire')) {
@@ -284,6 +320,7 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
     ...base,
     window: { from: dayText(from), to: axis[axis.length - 1]!, days: axis },
     store: { description: store.description, ok: true },
+    catalog: operations ? { operations: operations.count } : null,
     verdict,
     fields,
     clients,
@@ -291,81 +328,29 @@ export async function retirementReport(store: UsageStore, options: RetirementRep
   };
 }
 
-// ---- Markdown ------------------------------------------------------------------------------
-
-/** Client names and coordinates are data: nothing in them may become Markdown or HTML. */
-const md = (s: string) => s.replace(/[\\`*_[\]|<>&]/g, (c) => `\\${c}`);
-const mdCode = (s: string) => `\`${s.replace(/`/g, "'")}\``;
-const when = (s: string | null) => (s ? s.slice(0, 16).replace('T', ' ') : 'never');
-const TREND: Record<Trend, string> = { none: '—', new: 'new', rising: '↑ rising', steady: '→ steady', falling: '↓ falling', stopped: '↓ stopped' };
-const MARK: Record<VerdictStatus, string> = { retire: '✅', 'in-use': '⛔', wait: '⏳', unknown: '❔' };
-
-export function reportMarkdown(report: RetirementReport): string {
-  const lines = [
-    `# v5 retirement report`,
-    '',
-    `**${MARK[report.verdict.status]} ${md(report.verdict.message)}**`,
-    '',
-    `Window: ${report.window.from} to ${report.window.to} (${report.days} days) · store: ${md(report.store.description)} · generated ${when(report.generatedAt)} UTC`,
-  ];
-  if (!report.store.ok) lines.push('', `> The usage store could not be read: ${md(report.store.error ?? '')}`);
-  if (report.recorder?.lastError) {
-    const r = report.recorder;
-    lines.push('', `> Last write failed at ${when(r.lastError!.at)}: ${md(r.lastError!.message)} (${r.pendingUses} uses pending, ${r.lostUses} lost)`);
-  }
-  if (report.fields.length > 0) {
-    lines.push(
-      '',
-      '## Fields',
-      '',
-      `| field | v6 replacement | uses (${report.days} d) | trend | last use | clients | verdict |`,
-      '|---|---|--:|---|---|---|---|',
-    );
-    for (const f of report.fields) {
-      const replacement = f.usage ? `${mdCode(f.replacement ?? '')} ${mdCode(f.usage)}` : f.replacement ? mdCode(f.replacement) : '?';
-      const clients = f.clients.length > 0 ? md(listClients(f.clients, 3, f.moreClients)) : '—';
-      lines.push(
-        `| ${mdCode(f.coordinate)} | ${replacement} | ${f.count} | ${TREND[f.trend]} | ${when(f.lastUsed)} | ${clients} | ${MARK[f.verdict.status]} ${md(f.verdict.message)} |`,
-      );
-    }
-  }
-  if (report.clients.length > 0) {
-    lines.push('', '## Clients', '', `| client | uses (${report.days} d) | trend | last use | fields |`, '|---|--:|---|---|---|');
-    for (const c of report.clients) {
-      lines.push(`| ${md(c.client)} | ${c.count} | ${TREND[c.trend]} | ${when(c.lastUsed)} | ${c.fields.map(mdCode).join(', ') || '—'} |`);
-    }
-    const o = report.otherClients;
-    if (o.clients > 0) lines.push(`| ${o.clients} more clients | ${o.count} | | | |`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-// ---- `ergraph compat report` as a function ---------------------------------------------------
-
-export interface CompatReportOptions {
-  /** A usage database URL (`postgres://…`, `pglite:<dir>`) or an open store. */
-  database: string | UsageStore;
-  days?: number;
-  format?: 'md' | 'json';
-  now?: Date;
-}
-
-/** The report as text, and whether the store could be read (the CLI exits 1 when not). */
-export async function compatReport(options: CompatReportOptions): Promise<{ text: string; report: RetirementReport }> {
-  const format = options.format ?? 'md';
-  if (format !== 'md' && format !== 'json') throw new RangeError(`format must be md or json, got ${JSON.stringify(format)}`);
-  const days = checkDays(options.days ?? 30);
-  const opened = typeof options.database === 'string';
-  const store = typeof options.database === 'string' ? await openUsageStore(options.database) : options.database;
+/**
+ * The catalog's operations seen in the window, by client; null when the store keeps no catalog,
+ * has none yet (a store written before it kept one), or cannot read it: the verdict is then on
+ * counts alone, as it was before the catalog, which never calls a used field ready.
+ */
+async function catalogOf(store: UsageStore, from: number): Promise<{ byClient: Map<string, OperationRow[]>; count: number } | null> {
+  if (!store.readOperations) return null;
+  let all: OperationRow[];
   try {
-    const report = await retirementReport(store, { days, now: options.now });
-    return { report, text: format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : reportMarkdown(report) };
-  } finally {
-    if (opened) await store.close().catch(() => undefined);
+    all = await store.readOperations();
+  } catch {
+    return null;
   }
+  if (all.length === 0) return null;
+  const byClient = new Map<string, OperationRow[]>();
+  let count = 0;
+  for (const op of all) {
+    if (op.lastSeen < from) continue;
+    count++;
+    (byClient.get(op.client) ?? byClient.set(op.client, []).get(op.client)!).push(op);
+  }
+  return { byClient, count };
 }
-
-export { redactUrl };
 
 // ---- usage-aware schema diff ------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 /**
  * `GET <path>/usage`: the retirement report of a compat handler's usage store — JSON for
  * dashboards, the page (charts, verdict on top) for a browser (`Accept: text/html`).
- * `?days=N` sets the window; `?format=json|html` overrides the Accept header.
+ * `?days=N` sets the window; `?format=json|html` overrides the Accept header; `?client=<name>`
+ * adds that client's migration kit (the page's `#kit` section, or the kit alone as JSON).
  *
  * It is an operator's page, not a public one: by default only a client on the same machine (a
  * loopback peer, with no proxy header saying it forwards someone else) may read it; the app opens
@@ -11,6 +12,8 @@
  */
 import type { Context } from 'hono';
 import type { CompatHandler } from './handler.js';
+import { MAX_CLIENT_NAME } from './client-name.js';
+import { publicKit, type KitView } from './kit-page.js';
 import { PAGE_CSP, reportPage, type ReportView } from './usage-page.js';
 import { checkDays, type RetirementReport } from './usage-report.js';
 
@@ -57,26 +60,39 @@ export function publicReport(report: RetirementReport): ReportView {
   return view;
 }
 
-export function usageRoute(compat: Pick<CompatHandler, 'report'>, options: UsageRouteOptions = {}) {
+/**
+ * Per key: the answer being computed or computed less than a minute ago. A burst of readers shares
+ * one computation; a few keys at most are kept, and a failed computation is not served again.
+ */
+function minuteCache<K, V>(compute: (key: K) => Promise<V>): (key: K) => Promise<V> {
+  const cache = new Map<K, { at: number; value: Promise<V> }>();
+  return (key) => {
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < REPORT_CACHE_MS) return hit.value;
+    const value = compute(key);
+    cache.delete(key);
+    cache.set(key, { at: Date.now(), value });
+    value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+    while (cache.size > CACHED_WINDOWS) cache.delete(cache.keys().next().value!);
+    return value;
+  };
+}
+
+export function usageRoute(compat: Pick<CompatHandler, 'report' | 'kit'>, options: UsageRouteOptions = {}) {
   const access = options.access ?? loopbackOnly;
   const defaultDays = checkDays(options.days ?? 30, MAX_ROUTE_DAYS);
-  // Per window: the report being computed or computed less than a minute ago. A burst of readers
-  // shares one computation; a few windows at most are kept.
-  const cache = new Map<number, { at: number; report: Promise<ReportView> }>();
-  const reportFor = (days: number): Promise<ReportView> => {
-    const hit = cache.get(days);
-    if (hit && Date.now() - hit.at < REPORT_CACHE_MS) return hit.report;
-    const report = compat.report({ days }).then((full) => {
+  const reportFor = minuteCache((days: number) =>
+    compat.report({ days }).then((full) => {
       if (!full.store.ok) console.warn(`ergraph compat: the usage report cannot read ${full.store.description}: ${full.store.error}`);
       return publicReport(full);
-    });
-    cache.delete(days);
-    cache.set(days, { at: Date.now(), report });
-    // A failed computation is not served again.
-    report.catch(() => cache.get(days)?.report === report && cache.delete(days));
-    while (cache.size > CACHED_WINDOWS) cache.delete(cache.keys().next().value!);
-    return report;
-  };
+    }),
+  );
+  const kitFor = minuteCache((client: string) =>
+    compat.kit({ client }).then((full): KitView => {
+      if (!full.store.ok) console.warn(`ergraph compat: the migration kit cannot read ${full.store.description}: ${full.store.error}`);
+      return publicKit(full);
+    }),
+  );
 
   return async (c: Context) => {
     if (!(await access(c))) {
@@ -86,18 +102,25 @@ export function usageRoute(compat: Pick<CompatHandler, 'report'>, options: Usage
     }
     const format = c.req.query('format') ?? ((c.req.header('accept') ?? '').toLowerCase().includes('text/html') ? 'html' : 'json');
     const daysParam = c.req.query('days');
+    const client = c.req.query('client');
     let days = defaultDays;
     try {
       if (format !== 'html' && format !== 'json') throw new RangeError(`format must be json or html, got ${JSON.stringify(format.slice(0, 20))}`);
       if (daysParam !== undefined) days = checkDays(/^\d{1,4}$/.test(daysParam) ? Number(daysParam) : daysParam.slice(0, 20), MAX_ROUTE_DAYS);
+      // Stored names are at most MAX_CLIENT_NAME characters (cut and escaped before they are counted).
+      if (client !== undefined && (client === '' || client.length > MAX_CLIENT_NAME)) throw new RangeError('client must name one client of the report');
     } catch (error) {
       return c.json({ error: (error as Error).message }, 400);
     }
-    const report = await reportFor(days);
+    if (client !== undefined && format === 'json') {
+      const kit = await kitFor(client);
+      return c.json(kit, kit.store.ok ? 200 : 503, { 'Cache-Control': 'no-store' });
+    }
+    const [report, kit] = await Promise.all([reportFor(days), client === undefined ? undefined : kitFor(client)]);
     // A store that cannot be read is the server's problem, not the client's: 503 (the log says why).
     const status = report.store.ok ? 200 : 503;
     if (format === 'html') {
-      return c.html(reportPage(report, options.title ? { title: options.title } : {}), status, {
+      return c.html(reportPage(report, { ...(options.title ? { title: options.title } : {}), ...(kit ? { kit } : {}) }), status, {
         'Content-Security-Policy': PAGE_CSP,
         'Cache-Control': 'no-store',
       });

@@ -41,6 +41,8 @@ export {
   buildExecutableSchema,
   groupTypeName,
   resultTypeName,
+  apolloTypePolicies,
+  graphcacheKeys,
   GraphQLDateTime,
   GraphQLJSON,
   GraphQLBigInt,

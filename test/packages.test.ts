@@ -32,10 +32,10 @@ function sourcesUnder(dir: string): string[] {
   });
 }
 
-/** `./x.js` from a TypeScript file is `./x.ts` on disk. */
+/** `./x.js` from a TypeScript file is `./x.ts` on disk; from JavaScript (the launchers, the jscodeshift transforms), itself. */
 function onDisk(from: string, specifier: string): string {
   const file = relative(ROOT, resolve(ROOT, dirname(from), specifier));
-  return /\.js$/.test(file) && !/^(bin|codemods\/bin)\//.test(file) ? file.replace(/\.js$/, '.ts') : file;
+  return from.endsWith('.ts') ? file.replace(/\.js$/, '.ts') : file;
 }
 
 const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
@@ -93,6 +93,17 @@ describe('the two packages', () => {
     expect(shared.filter((file) => !/^(compat\/|src\/(cli-kit|peers|schema)\/)/.test(file))).toEqual([]);
     expect(shared).toContain('compat/flat-index.ts');
     expect(shared).not.toContain('compat/handler.ts');
+  });
+
+  it('say where they come from, and ship the one MIT license', () => {
+    for (const [dir, pkg] of [['', ergraph], ['codemods', migrate]] as const) {
+      const m = pkg as Manifest & { license?: string; repository?: { url: string; directory?: string }; homepage?: string; bugs?: { url: string } };
+      expect(m.license).toBe('MIT');
+      expect(m.repository?.url).toBe('git+https://github.com/ergraph/ergraph.git');
+      expect(m.repository?.directory).toBe(dir || undefined);
+      expect([m.homepage, m.bugs?.url].every((url) => url?.startsWith('https://github.com/ergraph/ergraph'))).toBe(true);
+    }
+    expect(readFileSync(join(ROOT, 'codemods', 'LICENSE'), 'utf8')).toBe(readFileSync(join(ROOT, 'LICENSE'), 'utf8'));
   });
 
   it('move in lockstep: one version in both manifests and the lockfile', () => {

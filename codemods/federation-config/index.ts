@@ -5,6 +5,7 @@
  * entity has several keys; DTO-level orders move to the source entity.
  */
 import { findProp, indentAt, newExpressionsOf, optionsArg, renameKey, stringValue, unsafeOptions, valueOf } from '../lib/ast.js';
+import { notingOtherFiles } from '../lib/alone.js';
 import { lineStartOf, type FileChanges } from '../lib/changes.js';
 import { commentsIn, leadingComments, reindented } from '../lib/comments.js';
 import { quoted } from '../lib/style.js';
@@ -182,7 +183,9 @@ const transform = scriptTransform<FederationFact>(
       return (source) => ownWork(source) || (CLASS.test(source) && CLASS_EDITS.test(source));
     },
     scan: ({ sf, imports, project }) => scanFederation(sf, imports, project),
-    apply({ sf, imports, project }, { facts, changes: ch }) {
+    apply({ sf, imports, project }, { facts, options, changes }) {
+      // The entity classes a config names may be declared in files a lone run does not see.
+      const ch = notingOtherFiles(changes, options.alone, 'federation-config', /not found among the migrated files|keys of its entity are unknown/);
       const plan = planFederation(facts.length > 0 ? facts : scanFederation(sf, imports, project));
       removeOldAutoQuery(ch, plan, imports);
       const used = new Set<string>();

@@ -30,6 +30,7 @@ export declare namespace ts {
   type ExportSpecifier = Ts.ExportSpecifier;
   type ElementAccessExpression = Ts.ElementAccessExpression;
   type Expression = Ts.Expression;
+  type ForInStatement = Ts.ForInStatement;
   type FunctionLikeDeclaration = Ts.FunctionLikeDeclaration;
   type Identifier = Ts.Identifier;
   type ImportDeclaration = Ts.ImportDeclaration;
@@ -58,6 +59,7 @@ export declare namespace ts {
   type SyntaxKind = Ts.SyntaxKind;
   type Type = Ts.Type;
   type TypeReference = Ts.TypeReference;
+  type TypeAliasDeclaration = Ts.TypeAliasDeclaration;
   type TypeChecker = Ts.TypeChecker;
   type TypeLiteralNode = Ts.TypeLiteralNode;
   type TypeNode = Ts.TypeNode;

@@ -8,9 +8,10 @@
  */
 import { diffLines } from 'diff';
 import { evidenceIn } from '../evidence.js';
+import { needsWholeRun, wholeRunNote } from '../lib/alone.js';
 import { lineStartOf, markerLine, markersAbove, TODO_PREFIX } from '../lib/changes.js';
 import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
-import { parseSource, SCRIPT_EXTENSIONS } from '../lib/parse.js';
+import { parseSource, SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
 import { compareVersions, transforms } from '../registry.js';
 import type { Transform } from '../types.js';
 import type { FileReport } from './types.js';
@@ -43,7 +44,32 @@ function stepFor(steps: readonly Transform[], version: string): string {
   return (all.find((t) => compareVersions(t.to, version) > 0) ?? steps[steps.length - 1]!).name;
 }
 
-export function reportLeftovers(reports: ReadonlyMap<string, FileReport>, texts: Map<string, string>, steps: readonly Transform[]): void {
+/** `alone`: one file migrated alone (jscodeshift); what it left may come through a file it cannot see. */
+/**
+ * The names a script imports from other files of its project (a relative path, or an `@/`/`~/`
+ * alias): bindings and namespaces whose ergraph origin a file migrated alone cannot see.
+ */
+function projectImports(sf: ReturnType<typeof parseSource>): Set<string> {
+  const names = new Set<string>();
+  for (const st of sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !/^(\.{1,2}\/|[@~]\/)/.test(st.moduleSpecifier.text)) continue;
+    const clause = st.importClause;
+    if (clause?.name) names.add(clause.name.text);
+    const bindings = clause?.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
+    else if (bindings) for (const el of bindings.elements) names.add(el.name.text);
+  }
+  return names;
+}
+
+/** The name at `offset`, and the namespace before it (`lib` of `lib.LoaderDepend`). */
+function namesAt(text: string, offset: number): string[] {
+  const name = /^[A-Za-z_$][\w$]*/.exec(text.slice(offset))?.[0];
+  const before = /([A-Za-z_$][\w$]*)\s*\.\s*$/.exec(text.slice(Math.max(0, offset - 80), offset))?.[1];
+  return [name, before].filter((n): n is string => !!n);
+}
+
+export function reportLeftovers(reports: ReadonlyMap<string, FileReport>, texts: Map<string, string>, steps: readonly Transform[], alone = false): void {
   if (steps.length === 0) return;
   const target = steps.reduce((v, t) => (compareVersions(t.to, v) > 0 ? t.to : v), steps[0]!.to);
   for (const [abs, report] of reports) {
@@ -58,6 +84,10 @@ export function reportLeftovers(reports: ReadonlyMap<string, FileReport>, texts:
     } catch {
       continue; // the output check reports a file that does not parse
     }
+    // Alone (one step runs), an old name may come through a file of the project it cannot see: a
+    // name imported from one, or a site the step itself marked as needing the rest of the project.
+    const imported = alone ? projectImports(sf) : new Set<string>();
+    const stepNeedsOthers = alone && report.manual.some((m) => needsWholeRun(m.reason));
     const edits: Edit[] = [];
     const placed = new Map<number, Set<string>>();
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -69,8 +99,9 @@ export function reportLeftovers(reports: ReadonlyMap<string, FileReport>, texts:
       if (site.inImport && sites.some((s) => s.shape === site.shape && !s.inImport)) continue;
       const line = toInput(site.line);
       if (stepLines.has(line)) continue;
-      const reason = `${site.shape.what} left as it is: ${site.shape.why}`;
       const transform = stepFor(steps, site.shape.version);
+      const throughOthers = stepNeedsOthers || namesAt(text, lineStarts[site.line - 1]! + site.column - 1).some((n) => imported.has(n));
+      const reason = `${site.shape.what} left as it is: ${site.shape.why}${throughOthers ? `; ${wholeRunNote(steps[0]!.name)}` : ''}`;
       report.manual.push({ line, column: site.column, reason, transform });
       const start = markerLine(sf, lineStartOf(text, lineStarts[site.line - 1]! + site.column - 1));
       const existing = placed.get(start) ?? markersAbove(text, start);

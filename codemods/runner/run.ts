@@ -92,7 +92,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   } finally {
     await pool?.close();
   }
-  reportLeftovers(reports, texts, steps);
+  reportLeftovers(reports, texts, steps, options.alone);
   const { written, writes } = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked);
   settleFailures(reports);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);

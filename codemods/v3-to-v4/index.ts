@@ -1,6 +1,7 @@
 /** v3 → v4: the ER diagram API renames of the specification's section 9.1. */
 import { markOpaque, referencesTo, type ErgraphImports } from '../lib/ergraph-imports.js';
 import type { FileChanges } from '../lib/changes.js';
+import { notingOtherFiles } from '../lib/alone.js';
 import { coveredBy } from '../../compat/v6-form/edits.js';
 import { slot } from '../lib/nodes.js';
 import { ts } from '../lib/parse.js';
@@ -51,11 +52,12 @@ const transform = scriptTransform<RelationshipFact>(
   {
     wants: (source) => V3_WORDS.test(source),
     scan: (script) => (script.source.includes('Relationship') ? declarationsOf(script).flatMap((d) => d.facts) : []),
-    apply(script, { facts, changes: ch }) {
+    apply(script, { facts, options, changes: ch }) {
       const { imports } = script;
       const decls = declarationsOf(script);
       rewriteDeclarations(ch, decls, imports);
-      rewriteLoadBy(ch, imports, facts, script.project);
+      // A relationship LoadBy names may be declared in a file a lone run does not see.
+      rewriteLoadBy(notingOtherFiles(ch, options.alone, 'v3-to-v4', /no relationship found/), imports, facts, script.project);
       rewriteResolverOptions(ch, imports, script.project);
       rewriteMarkers(ch);
       rewriteLoaderDepend(ch, imports);

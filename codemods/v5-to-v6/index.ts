@@ -25,6 +25,7 @@ import { rewriteNamingHelpers } from './naming-helpers.js';
 import { describeMoves, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
+import { clientCaches } from './reads/client-caches.js';
 import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
 import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
@@ -51,6 +52,11 @@ export const NO_SCHEMA_NEXT_STEP =
   'no v6 schema was found, so this v5 document was left as is: rerun v5-to-v6 with --schema <sdl|introspection.json|url>, ' +
   'a GraphQL Config whose `schema` points at the v6 schema, or --app <module exporting your diagram or GraphQLHandler>';
 
+/** The same, for a file migrated alone (jscodeshift): the schema search is the whole run's. */
+export const NO_SCHEMA_ALONE =
+  'v5 document left as is: rewriting it needs the v6 schema, which `npx ergraph-migrate v5-to-v6 <paths>` finds itself ' +
+  '(GraphQL Config, --app, the ER graph in the paths); or give jscodeshift --schema=<sdl|introspection.json|url>';
+
 /** A file of nothing but blanks and comments: no document, so nothing this step could be wrong about. */
 function holdsNothing(source: string): boolean {
   try {
@@ -69,8 +75,9 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   const schemas = schemasOf(options);
   const firstField = () => document.definitions[0]?.loc?.start ?? 0;
   if (schemas.length === 0) {
-    const pending = selectsRootFields(document) ? [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] : [];
-    return { output: source, manual: [], notes: [], pending };
+    if (!selectsRootFields(document)) return { output: source, manual: [], notes: [] };
+    if (options.alone) return marked(source, gqlSource, [{ offset: firstField(), reason: NO_SCHEMA_ALONE }], [], []);
+    return { output: source, manual: [], notes: [], pending: [{ ...at(firstField()), reason: NO_SCHEMA_NEXT_STEP }] };
   }
   const choice = chooseSchema(document, schemas);
   if (choice === 'foreign')
@@ -78,10 +85,16 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
   if (!choice) return { output: source, manual: [], notes: [] };
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options));
   keepIfInvalid(rewrite, document, source, choice.schema, false);
-  const edits: Edit[] = [...rewrite.edits];
+  const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
+  return marked(source, gqlSource, [...rewrite.problems, ...unseenReaders(document, rewrite.moves)], rewrite.edits, notes);
+}
+
+/** A `.graphql` file's edits, with a `# TODO(ergraph-migrate)` marker above each problem's line (once). */
+function marked(source: string, gqlSource: Source, problems: readonly { offset: number; reason: string }[], rewritten: readonly Edit[], notes: string[]): TransformResult {
+  const edits: Edit[] = [...rewritten];
   const manual: ManualItem[] = [];
   const eol = source.includes('\r\n') ? '\r\n' : '\n';
-  for (const problem of [...rewrite.problems, ...unseenReaders(document, rewrite.moves)]) {
+  for (const problem of problems) {
     manual.push({ ...getLocation(gqlSource, problem.offset), reason: problem.reason });
     const lineStart = source.lastIndexOf('\n', problem.offset - 1) + 1;
     const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
@@ -92,7 +105,6 @@ function applyToGraphQLFile(source: string, file: string, options: TransformOpti
     edits.push({ start: lineStart, end: lineStart, text: `${indent}${GRAPHQL_TODO}${problem.reason}${eol}` });
   }
   const output = applyEdits(source, edits);
-  const notes = rewrite.moves.map((m) => `${file}:${getLocation(gqlSource, m.offset).line}: ${describeMove(m)}`);
   return { output: output === source ? source : output, manual, notes };
 }
 
@@ -111,15 +123,18 @@ function movedInGraphQLFile(source: string, options: TransformOptions | undefine
   if (!choice || choice === 'foreign') return [];
   const rewrite = rewriteDocument(document, source, choice.schema, choice.index, rewriteOptions(options!));
   keepIfInvalid(rewrite, document, source, choice.schema, false);
-  return queryMoves(rewrite.moves, choice.schema);
+  return rootMoves(rewrite.moves, choice.schema);
 }
 
-/** The moves of a rewrite that are root query fields: what a `cache.modify` may name. */
-function queryMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
-  const query = knownOf(schema).index.query;
-  return moves.flatMap(({ target: { flatName, entity, method } }) =>
-    query.get(flatName)?.some((t) => t.entity === entity && t.method === method) ? [{ from: flatName, entity, method }] : [],
-  );
+/** The root fields a rewrite moves: a `cache.modify` may name the query's, a cache's configuration either's. */
+function rootMoves(moves: readonly MovedPath[], schema: GraphQLSchema): MovedField[] {
+  const { query, mutation } = knownOf(schema).index;
+  const is = (index: typeof query, { flatName, entity, method }: MovedPath['target']) => index.get(flatName)?.some((t) => t.entity === entity && t.method === method);
+  return moves.flatMap(({ target }) => {
+    const { flatName: from, entity, method } = target;
+    if (is(query, target)) return [{ from, entity, method }];
+    return is(mutation, target) ? [{ from, entity, method, root: 'mutation' as const }] : [];
+  });
 }
 
 /** Rewrites the file's documents: whether one of them moves response paths, and the root query fields they move. */
@@ -131,7 +146,10 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
   for (const { doc, document, inHole, choice, rewrite } of prepareDocuments(sf, file, options, schemas)) {
     const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
     if (schemas.length === 0) {
-      if (selectsRootFields(document, inHole)) pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
+      if (!selectsRootFields(document, inHole)) continue;
+      // Alone (jscodeshift), the schema search is the whole run's: marked for ergraph-migrate.
+      if (options.alone) ch.manual(doc.node, NO_SCHEMA_ALONE);
+      else pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
       continue;
     }
     if (choice === 'foreign') {
@@ -145,7 +163,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     }
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
-    append(fields, queryMoves(rewrite.moves, choice.schema));
+    append(fields, rootMoves(rewrite.moves, choice.schema));
     moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
     moved ||= rewrite.moves.length > 0;
     // Markers go above the whole template: a line inside it would change the document text.
@@ -166,9 +184,10 @@ const leftAlone = slot<ts.SourceFile, { pending: ManualItem[]; foreign: ManualIt
 const scripts = scriptTransform<unknown>(
   { ...meta, extensions: SCRIPT_EXTENSIONS },
   {
-    // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields).
+    // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields);
+    // `InMemoryCache`, Graphcache, `.evict(`/`.invalidate(`: a client's cache, configured and updated apart from its documents (reads/client-caches.ts).
     wants: (source) =>
-      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName)\b|\.modify\s*\(/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source),
+      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName|InMemoryCache)\b|\.(?:modify|evict|invalidate)\s*\(|@urql\/exchange-graphcache/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source),
     prepare: prepareRun,
     // The read-site pass run dry over the file's documents, for what it hands to other code (`reads/cross.ts`).
     scan({ sf, file, project }, options) {
@@ -204,9 +223,11 @@ const scripts = scriptTransform<unknown>(
       assertChecked(checked, file);
       // The lines the data-flow passes mark and the hand-offs they follow: the checker's own marker would say it twice, or wrongly.
       const marked = new Set<number>();
+      const markedAt = new Set<number>();
       const followed = new Set<number>();
       const manual = ch.manual;
-      if (checked) ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), manual.call(ch, node, reason));
+      if (checked)
+        ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), markedAt.add(node.getStart(sf)), manual.call(ch, node, reason));
       // A worker of the pool after a step that changed files in memory: its program read other
       // workers' files from disk, older than the run's texts, and may not see a typed result
       // arrive where another worker reads it. The checker then lifts no data-flow marker.
@@ -216,15 +237,17 @@ const scripts = scriptTransform<unknown>(
         const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, lifting));
         fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
-        moveTypedReads(ch, checked, schema, marked, followed);
+        moveTypedReads(ch, checked, schema, marked, followed, markedAt);
         if (checked && (rewritten.moved || checked.hits.has(file))) ch.note(sf, `typed results followed with the TypeScript checker over ${checked.files} files`);
       } finally {
         ch.manual = manual;
       }
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
       // Fields named by a variable: the file's own moves, or the run's where its documents moved none.
-      markUnseenCacheFields(ch, fields.length > 0 ? fields : movedInRun(cross));
-      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending);
+      markUnseenCacheFields(ch, fields.some((f) => !f.root) ? fields : movedInRun(cross));
+      // A client's cache serves every document of the run.
+      clientCaches(ch, [...fields, ...movedInRun(cross)], schemas, rewriteOptions(options).keepResponseKeys !== false);
+      rewriteMcpCalls(ch, schemas.length > 0 ? mergedIndex(schemas) : undefined, found.pending, options.alone);
       rewriteNamingHelpers(ch);
     },
     finish: ({ sf }) => {

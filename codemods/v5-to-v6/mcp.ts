@@ -25,10 +25,15 @@ function stringValue(expr: ts.Expression | undefined): ts.StringLiteral | ts.NoS
   return expr && (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) ? expr : undefined;
 }
 
-function rewriteArguments(ch: FileChanges, args: ts.ObjectLiteralExpression, tool: string, index: FlatIndex | undefined, pending: ManualItem[]): void {
+function rewriteArguments(ch: FileChanges, args: ts.ObjectLiteralExpression, tool: string, index: FlatIndex | undefined, pending: ManualItem[], alone: boolean): void {
   if (findProp(args, 'entity') || findProp(args, 'method')) return; // already v6
   const nameProp = findProp(args, 'name');
   if (!nameProp) return;
+  if (!index && alone) {
+    // A file migrated alone (jscodeshift): the schema search is the whole run's.
+    ch.manual(args, `MCP ${tool} { name } left as is: resolving the flat name needs the v6 schema, which \`npx ergraph-migrate v5-to-v6 <paths>\` finds itself; or give jscodeshift --schema=<sdl|introspection.json|url>`);
+    return;
+  }
   if (!index) {
     pending.push({
       ...lineColumn(ch.sf, nameProp.getStart(ch.sf)),
@@ -76,7 +81,7 @@ function rewriteToolType(ch: FileChanges, node: ts.Node): void {
   ch.note(member, `MCP ${node.name.text} type: { name } → { entity, method }`);
 }
 
-export function rewriteMcpCalls(ch: FileChanges, index: FlatIndex | undefined, pending: ManualItem[] = []): void {
+export function rewriteMcpCalls(ch: FileChanges, index: FlatIndex | undefined, pending: ManualItem[] = [], alone = false): void {
   if (!/get_(?:query|mutation)_schema/.test(ch.source)) return;
   const { members, calls } = nodesOf(ch.sf);
   if (index) for (const member of members) rewriteToolType(ch, member);
@@ -91,10 +96,10 @@ export function rewriteMcpCalls(ch: FileChanges, index: FlatIndex | undefined, p
           const tool = toolProp && stringValue(valueOf(toolProp))?.text;
           const args = argsProp && valueOf(argsProp);
           if (tool && Object.hasOwn(TOOLS, tool) && args && ts.isObjectLiteralExpression(args)) {
-            rewriteArguments(ch, args, tool, index, pending);
+            rewriteArguments(ch, args, tool, index, pending, alone);
           }
         } else if (name && Object.hasOwn(TOOLS, name)) {
-          rewriteArguments(ch, first, name, index, pending);
+          rewriteArguments(ch, first, name, index, pending, alone);
         }
       }
     }

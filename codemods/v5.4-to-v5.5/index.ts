@@ -8,6 +8,7 @@ import type { FileChanges } from '../lib/changes.js';
 import { localFor, PACKAGE, type ErgraphImports } from '../lib/ergraph-imports.js';
 import { nodesOf } from '../lib/nodes.js';
 import { SCRIPT_EXTENSIONS, ts } from '../lib/parse.js';
+import { wholeRunNote } from '../lib/alone.js';
 import { scriptTransform } from '../script-steps.js';
 import { meta } from './meta.js';
 
@@ -83,7 +84,7 @@ const transform = scriptTransform<AutoLoadFact>(
         facts.push({ kind: 'createAutoLoad', file, diagram: call.expression.expression.getText(sf) });
       return facts;
     },
-    apply({ sf, file, source, imports }, { facts, changes: ch }) {
+    apply({ sf, file, source, imports }, { facts, options, changes: ch }) {
       const summary = summaryOf(facts);
       const configured = summary.configured || configuredDiagrams(sf, imports).length > 0;
       // With no binding anywhere, the first file that created AutoLoad gets the one call.
@@ -104,7 +105,11 @@ const transform = scriptTransform<AutoLoadFact>(
           lines.push(`export { ${binding} } from '${PACKAGE}';`);
           ch.note(stmt, `${local} is re-exported from '${PACKAGE}' so modules importing it keep working`);
         } else if (!imports.named.some((b) => b.imported === 'AutoLoad' && b.local === local)) imports.added.add(binding);
-        if (!bound && file === firstCreator) {
+        if (!bound && file === firstCreator && options.alone) {
+          // Whether another file binds the resolver is the whole project's fact: marked, not guessed.
+          ch.manual(stmt, `configGlobalResolver(${diagram}) is needed once in the project unless a file calls it; ${wholeRunNote('v5.4-to-v5.5')}, adding it where no file does`);
+          bound = true;
+        } else if (!bound && file === firstCreator) {
           lines.push(`${localFor('configGlobalResolver', imports)}(${diagram});`);
           ch.note(stmt, `configGlobalResolver(${diagram}) added: the resolver must be bound to the diagram`);
           bound = true;

@@ -13,7 +13,8 @@ import { demoServices } from './services.js';
 
 /** The landing page: one line per surface. Links to v5 retirement reports belong in COMPAT_LINKS. */
 const COMPAT_LINKS = ['<a href="/graphql/v5/usage">retirement report</a>'];
-const INDEX = `<!doctype html><meta charset="utf-8"><title>ergraph demo</title><h1>ergraph demo</h1><ul>
+// The icon is declared (none: `data:,`) so the browser does not ask for a /favicon.ico the app has not got.
+const INDEX = `<!doctype html><meta charset="utf-8"><title>ergraph demo</title><link rel="icon" href="data:,"><h1>ergraph demo</h1><ul>
 <li><a href="/graphql">GraphQL v6 (GraphiQL)</a> — try the mutation <code>${DEMO_MUTATION.replace(/"/g, '&quot;')}</code></li>
 <li><a href="/er">ER diagram</a> (entities, relationships, services; each entity opens its GraphiQL docs)</li>
 <li><a href="/docs">Use-case routes (API docs)</a> · <a href="/openapi.json">openapi.json</a></li>

@@ -17,6 +17,8 @@ export interface DemoDatabase {
   /** Where it runs, for the startup banner (no credentials). */
   description: string;
   close(): Promise<void>;
+  /** A PGlite directory's lock says where the usage report is served (see lock.ts). */
+  announce?(usageReport: string): void;
 }
 
 export interface DatabaseOptions {
@@ -48,6 +50,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<DemoD
       description: options.dataDir ? `PGlite in ${options.dataDir}` : 'PGlite in memory',
       // close() checkpoints and flushes the data directory; only then may another process open it.
       close: () => client.close().finally(() => lock?.release()),
+      announce: (usageReport) => lock?.announce(usageReport),
     };
   } catch (error) {
     lock?.release();

@@ -3,9 +3,11 @@
  * the same directory sees only its own writes, and whatever it flushes last overwrites the other's
  * (a comment saved through one was gone after a restart). The lock is a file beside the data
  * directory holding the owner's pid, created exclusively; a lock whose process is gone is stale
- * (a crash, a kill -9) and is taken over.
+ * (a crash, a kill -9) and is taken over. Once the demo listens, the lock's second line says
+ * where its usage report is: `ergraph compat report --database pglite:<dir>`, refused while the
+ * demo holds the directory, points there instead.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export class DataDirBusyError extends Error {
@@ -15,6 +17,8 @@ export class DataDirBusyError extends Error {
 export interface DataDirLock {
   file: string;
   release(): void;
+  /** Writes where the holder serves the usage report, for whoever finds the directory busy. */
+  announce(usageReport: string): void;
 }
 
 const alive = (pid: number) => {
@@ -35,13 +39,17 @@ export function lockDataDir(dataDir: string): DataDirLock {
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       let released = false;
+      // Only touch our own lock (a stale-lock takeover elsewhere may have replaced it).
+      const ours = () => readFileSync(file, 'utf8').split('\n')[0]!.trim() === String(process.pid);
       return {
         file,
         release() {
           if (released) return;
           released = true;
-          // Only remove our own lock (a stale-lock takeover elsewhere may have replaced it).
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
+          if (ours()) rmSync(file, { force: true });
+        },
+        announce(usageReport) {
+          if (!released && ours()) writeFileSync(file, `${process.pid}\n${usageReport}\n`);
         },
       };
     } catch (error) {

@@ -100,4 +100,7 @@ try {
 }
 console.log(`ergraph demo on ${database!.description}${seeded ? ' (seeded now)' : ''}, ready in ${Date.now() - started} ms`);
 const base = server!.served.url;
-console.log(`${base}/ · GraphiQL: ${base}/graphql · API docs: ${base}/docs · MCP: ${base}/mcp · v5 compat: ${base}/graphql/v5`);
+// Said in the lock before the ready line, so whoever reads the line finds it there.
+database!.announce?.(`${base}/graphql/v5/usage`);
+console.log(`${base}/ · GraphiQL: ${base}/graphql · ER diagram: ${base}/er · API docs: ${base}/docs · MCP: ${base}/mcp`);
+console.log(`v5 compat: ${base}/graphql/v5 · who still calls it: ${base}/graphql/v5/usage`);

@@ -7,6 +7,8 @@
  * origin: the v5 page of a server would open on the v6 page's query, which v5 cannot run. Each page
  * therefore hands GraphiQL a storage of its own, namespaced by schema, app and endpoint path.
  */
+import { escapeHtml, ICON_LINK } from './page.js';
+
 export interface GraphiqlOptions {
   /** Where the page sends queries. */
   endpoint?: string;
@@ -42,9 +44,6 @@ export const GRAPHIQL_ASSETS: Readonly<Record<string, { pkg: string; file: strin
   'plugin-explorer.css': { pkg: '@graphiql/plugin-explorer', file: 'dist/style.css', type: 'text/css' },
 };
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /**
  * Safe inside a <script>: JSON with `<` escaped so a value cannot close the tag (`</script>`)
  * or open a comment (`<!--`), and U+2028/U+2029 escaped for older engines that end a string
@@ -68,6 +67,7 @@ export function graphiqlHtml(options: GraphiqlOptions = {}): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${title}</title>
+    ${ICON_LINK}
     <style>body { margin: 0; height: 100vh; overflow: hidden; } #graphiql { height: 100vh; }</style>
     <link rel="stylesheet" href="${url('graphiql.min.css')}" />
     <link rel="stylesheet" href="${url('plugin-explorer.css')}" />

@@ -6,6 +6,7 @@ export type { SchemaContribution, BuiltSchema } from './schema.js';
 export type { SchemaOptions, ObjectFieldsContribution, TypeRegistry } from './registry.js';
 export type { GroupInfo } from './operations.js';
 export { groupTypeName, resultTypeName } from './names.js';
+export { apolloTypePolicies, graphcacheKeys } from './client-caches.js';
 export { GraphQLDateTime, GraphQLJSON, GraphQLBigInt } from './scalars.js';
 export { graphiqlHtml, GRAPHIQL_ASSETS } from './graphiql.js';
 export type { GraphiqlOptions, GraphiqlSchema } from './graphiql.js';

@@ -5,15 +5,13 @@
  */
 import type { Context } from 'hono';
 import { erSvg, formatErPicture, ER_FORMATS, type ErFormat, type ErPicture } from '../picture/index.js';
+import { escapeHtml, ICON_LINK } from '../graphql/page.js';
 
 export interface ErPageOptions {
   /** The GraphiQL page; an entity links to `<graphiql>?docs=<Entity>`. */
   graphiql?: string;
   title?: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** GraphiQL's page opens its docs at the type named by `docs` (see `graphiqlHtml`). */
 export const docsLink = (graphiql: string, type: string) => `${graphiql}?docs=${encodeURIComponent(type)}`;
@@ -36,6 +34,7 @@ export function erPageHtml(picture: ErPicture, options: ErPageOptions = {}): str
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${title}</title>
+    ${ICON_LINK}
     <style>body { margin: 0; font: 14px sans-serif; color: #1a202c; } header { padding: 12px 20px; border-bottom: 1px solid #e2e8f0; } header p { margin: 4px 0 0; color: #4a5568; } main { overflow: auto; }</style>
   </head>
   <body>

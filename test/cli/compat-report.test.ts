@@ -2,11 +2,12 @@
  * `ergraph compat report`, run as the bin on a usage database a compat app wrote to — the way an
  * operator asks "may we turn v5 off?".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compatApp, createCompatHandler, createUsageRecorder, openUsageStore } from 'ergraph/compat';
+import { lockDataDir } from '../../examples/demo/lock.js';
 import { createV6Handler } from '../compat/helpers.js';
 import { run, spawnCli } from './helpers.js';
 
@@ -66,6 +67,41 @@ describe('ergraph compat report', () => {
     expect(res.stderr).toMatch(/^ergraph: cannot read usage from PostgreSQL postgres:\/\/postgres@127\.0\.0\.1:1\/usage: .*ECONNREFUSED/);
     expect(res.stdout + res.stderr).not.toContain(':pw@');
   });
+
+  it('refuses a PGlite directory that holds no database, and creates none', async () => {
+    const nowhere = join(dir, 'no-such-usage');
+    const res = await run(['compat', 'report', '--database', `pglite:${nowhere}`]);
+    expect(res).toMatchObject({ code: 1, stdout: '' });
+    expect(res.stderr).toBe(`ergraph: no PGlite database at ${nowhere} (no such directory): name the directory the app writes its usage to (the demo's is .demo-data/pglite)\n`);
+    expect(existsSync(nowhere)).toBe(false);
+  });
+
+  it('refuses a directory another process has open, pointing at the report that process serves', async () => {
+    const usage = join(dir, 'usage');
+    // What the demo does: lock the directory, and once listening say where its report is.
+    const lock = lockDataDir(usage);
+    lock.announce('http://127.0.0.1:4000/graphql/v5/usage');
+    try {
+      const cli = spawnCli(['compat', 'report', '--database', `pglite:${usage}`]);
+      expect(await cli.exit(60_000)).toBe(1);
+      expect(cli.stderr()).toBe(
+        `ergraph: ${usage} is open in process ${process.pid} (the demo, or another app), and PGlite serves one process at a time: open the same report at http://127.0.0.1:4000/graphql/v5/usage, or stop that process (Ctrl-C) and run this again\n`,
+      );
+    } finally {
+      lock.release();
+    }
+    // An app holding it without the demo's lock: PGlite's own postmaster.pid says so.
+    const store = await openUsageStore(`pglite:${usage}`);
+    await store.read('2000-01-01');
+    try {
+      const held = await run(['compat', 'report', '--database', `pglite:${usage}`]);
+      expect(held.code).toBe(1);
+      expect(held.stderr).toContain(`ergraph: ${usage} is open in another process (its postmaster.pid is there)`);
+    } finally {
+      await store.close();
+    }
+    expect((await run(['compat', 'report', '--database', `pglite:${usage}`])).code).toBe(0);
+  }, 60_000);
 
   it('rejects bad arguments with usage errors', async () => {
     expect((await run(['compat', 'report'])).code).toBe(2);

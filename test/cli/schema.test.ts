@@ -47,7 +47,7 @@ describe('ergraph schema print', () => {
     expect(await printed.exit()).toBe(0);
     expect(printed.stderr()).toBe('');
     expect(printed.stdout()).toBe(`${printSchema(new GraphQLHandler(diagram).schema)}\n`);
-    expect(printed.stdout()).toContain('Note: NoteQuery!');
+    expect(printed.stdout()).toContain('Book: BookQuery!');
     const named = await run(['schema', 'print', '--app', 'test/cli/fixtures/diagram-only.ts', '--name', 'diagram']);
     expect([named.code, named.stderr]).toEqual([0, '']);
   }, 60_000);

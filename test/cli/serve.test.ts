@@ -102,7 +102,7 @@ describe('ergraph serve', () => {
       expect(await v5.json()).toMatchObject({ data: { userGetAll: [{ name: 'Ada' }] } });
       // …so `ergraph-migrate verify --url` proves a migration against the CLI's own server (both binaries).
       writeFileSync(join(documents, 'users.graphql'), 'query Users { userGetAll(limit: 2) { name tasks { title } } }\n');
-      const verified = spawnSync(process.execPath, [`${root}bin/ergraph-migrate.js`, 'verify', '.', '--url', `${base}/tasks`], { cwd: documents, encoding: 'utf8' });
+      const verified = spawnSync(process.execPath, [`${root}codemods/bin/ergraph-migrate.js`, 'verify', '.', '--url', `${base}/tasks`], { cwd: documents, encoding: 'utf8' });
       expect(verified.stdout).toContain('same: users.graphql:1 Users\n');
       expect(verified.stdout).toContain(': 1 operations, 1 same, 0 differ, 0 not run');
       expect(verified.status).toBe(0);

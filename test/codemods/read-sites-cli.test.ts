@@ -103,4 +103,26 @@ describe('ergraph-migrate v5-to-v6: read sites it cannot prove', () => {
     expect(again.status, again.stdout).toBe(0);
     expect(again.stdout).toContain('nothing to do (detected version 6: no old-API shapes left in the code)');
   });
+
+  it('a dynamic read of a moved result is manual work (issue 43.2): --fail-on-manual exits 3 on urql, Apollo <any> and graphql-request <any>', () => {
+    const dir = repoWith({
+      'counts.ts': lines(
+        "import { Client, gql } from '@urql/core';",
+        "import { ApolloClient, gql as agql } from '@apollo/client';",
+        "import { request } from 'graphql-request';",
+        'const COUNTS = gql`{ userGetAll { id } taskGetAll { id } }`;',
+        'const USERS = agql`{ userGetAll { id } }`;',
+        'export async function counts(client: Client, apollo: ApolloClient, key: string) {',
+        '  const { data } = await client.query(COUNTS, {}).toPromise();',
+        '  const typed = await apollo.query<any>({ query: USERS });',
+        "  const plain = await request<any>('/api', USERS);",
+        '  return [data[key].length, typed.data[key], plain?.[key]];',
+        '}',
+      ),
+    });
+    const run = migrate(dir, '--fail-on-manual');
+    expect(run.stderr).toBe('');
+    expect(run.status, run.stdout).toBe(3);
+    expect(run.stdout).toMatch(/1 changed, 3 manual, 0 errors/);
+  });
 });

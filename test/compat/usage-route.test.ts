@@ -81,7 +81,7 @@ describe('bounded work per request', () => {
     expect(report.otherClients.clients).toBe(250);
     expect(report.fields.find((f: { coordinate: string }) => f.coordinate === 'Query.userGetAll').clients).toHaveLength(50);
     const page = await (await app.request('/graphql/v5/usage?format=html', {}, LOOPBACK)).text();
-    expect(page.match(/<tr><td>invented-/g)).toHaveLength(50);
+    expect(page.match(/<tr><td><a href="\?client=invented-/g)).toHaveLength(50);
     expect(page).toContain('250 more clients');
   });
 

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Every documented command on a plain install (issue 28.5): each `ergraph` and `ergraph-migrate`
 # line of the ```sh blocks of README.md and docs/*.md, taken from the docs (not a copy), run in a
-# project that has only `npm install ergraph` — no drizzle-orm, pg, PGlite, graphql-config. A
+# project that has only `npm install ergraph` and tsx (the docs' dev tools) — no drizzle-orm, pg, PGlite, graphql-config — with
+# ergraph-migrate installed elsewhere, as `npx ergraph-migrate` runs it from npx's own folder. A
 # command may fail (a missing optional peer, an unreachable database), but in one line naming what
 # is missing: no stack trace, no raw module error. Optional parts `[--x y]` run both left out and
 # put in (the first choice of `a|b`); placeholders become local stand-ins (an unreachable
 # database and URL, a small app module). serve and mcp --http run until they say where they
 # listen, then are stopped.
-#   bash test/consumer/commands.sh <project with ergraph installed> <repository root>
+#   bash test/consumer/commands.sh <project with ergraph installed> <repository root> <ergraph-migrate bin installed elsewhere>
 set -euo pipefail
 project="$1"
 root="$2"
+migrate="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
 started=$(date +%s)
 cd "$project"
@@ -24,7 +26,7 @@ printf 'type Query { a: Int b: Int }\n' > schema.graphql
 
 unreachable_db='postgres://ergraph@127.0.0.1:2/none'
 # Lines of the docs' shell blocks that run a command of the package.
-lines="$(awk 'FNR==1{inb=0} /^```(sh|bash|shell)/{inb=1;next} /^```/{inb=0;next} inb && /^(npx )?ergraph(-migrate)? /' "$root/README.md" "$root"/docs/*.md | sed -E 's/[[:space:]]+#.*$//' | sort -u)"
+lines="$(awk 'FNR==1{inb=0} /^```(sh|bash|shell)/{inb=1;next} /^```/{inb=0;next} inb && /^(npx )?ergraph(-migrate)? /' "$root/README.md" "$root"/docs/*.md "$root/codemods/README.md" | sed -E 's/[[:space:]]+#.*$//' | sort -u)"
 [ -n "$lines" ] || { echo "no ergraph commands found in the docs" >&2; exit 1; }
 
 # A line with its optional parts left out, and with them put in.
@@ -36,7 +38,7 @@ variants() {
 
 # Placeholders to local stand-ins; the command itself as written.
 localize() {
-  sed -E "s#postgres://…#$unreachable_db#g; s#https://api\.example\.com/graphql#http://127.0.0.1:2/graphql#g; s#^ergraph#npx ergraph#; s#^npx (ergraph(-migrate)?) #node_modules/.bin/\\1 #"
+  sed -E "s#postgres://…#$unreachable_db#g; s#https://api\.example\.com/graphql#http://127.0.0.1:2/graphql#g; s#^ergraph#npx ergraph#; s#^npx ergraph-migrate #$migrate #; s#^npx ergraph #node_modules/.bin/ergraph #"
 }
 
 failures=0

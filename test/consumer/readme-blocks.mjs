@@ -19,8 +19,10 @@ if (!readme || !preludes || !out) {
 }
 const root = dirname(readme);
 const docs = join(root, 'docs');
-// The README first, then the manual pages in name order, so block files sort as the pages do.
-const pages = [readme, ...(existsSync(docs) ? readdirSync(docs).filter((f) => f.endsWith('.md')).sort().map((f) => join(docs, f)) : [])];
+// The README first, then the manual pages in name order, so block files sort as the pages do, then
+// ergraph-migrate's README.
+const migrate = join(root, 'codemods', 'README.md');
+const pages = [readme, ...(existsSync(docs) ? readdirSync(docs).filter((f) => f.endsWith('.md')).sort().map((f) => join(docs, f)) : []), ...(existsSync(migrate) ? [migrate] : [])];
 
 mkdirSync(out, { recursive: true });
 const plan = [];
@@ -28,7 +30,7 @@ for (const page of pages) {
   const where = relative(root, page);
   const text = readFileSync(page, 'utf8');
   const blocks = [...text.matchAll(/(?:<!--\s*readme-check:([^>]*)-->\s*\n)?```ts\n([\s\S]*?)```/g)];
-  const stem = where === 'README.md' ? 'readme' : `docs-${where.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase()}`;
+  const stem = where === 'README.md' ? 'readme' : where === 'codemods/README.md' ? 'migrate-readme' : `docs-${where.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase()}`;
   blocks.forEach((match, i) => {
     const line = text.slice(0, match.index).split('\n').length;
     const words = (match[1] ?? '').trim().split(/\s+/).filter(Boolean);

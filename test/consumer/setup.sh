@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The setup docs/install.md gives per package manager, run as written (issue 28.6): in a fresh
-# `npm init` project for npm, pnpm and yarn 1, the `setup-<pm>` block (the one change: `ergraph`
+# `npm init` project for npm, pnpm (its current major) and yarn 1, the `setup-<pm>` block (the one change: `ergraph`
 # is the packed tarball), then the `tsc-init` block, on the README's first graph plus imports of
 # every peer the user's code imports. Then the user's own imports under tsx, and a vitest test
 # with the `vitest-config` block passing handler.schema to graphql's own functions.
@@ -35,7 +35,7 @@ for pm in ${managers[*]}; do
     [ -n "$line" ] || continue
     run="$(echo "$line" | sed -E "s#^(npm install|pnpm add|yarn add) ergraph #\1 $tarball #")"
     # pnpm and yarn through npx, as CI has neither installed; the words after them are the docs'.
-    run="$(echo "$run" | sed -E 's#^pnpm #npx -y pnpm@9 #; s#^yarn #npx -y yarn@1 #')"
+    run="$(echo "$run" | sed -E 's#^pnpm #npx -y pnpm@latest #; s#^yarn #npx -y yarn@1 #')"
     echo "   $pm: $line"
     bash -c "$run" > install.log 2>&1 || { cat install.log; echo "'$line' failed" >&2; exit 1; }
   done <<< "$lines"

@@ -4,16 +4,17 @@
 # app and the docs' TypeScript blocks that run.sh type-checked with 5.9, compile and run the app,
 # and run ergraph-migrate on v3 code then compile its output (ergraph-migrate must not load the
 # project's TypeScript: it parses with ts-morph's bundled compiler).
-#   bash test/consumer/typescript7.sh <tarball> <the consumer app, after run.sh's step (e)>
+#   bash test/consumer/typescript7.sh <ergraph tarball> <the consumer app, after run.sh's step (e)> <ergraph-migrate tarball>
 set -euo pipefail
 tgz="$1"
 app="$2"
+mtgz="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
 started=$(date +%s)
 project="$(dirname "$app")/ts7"
 mkdir -p "$project/src" && cd "$project"
 echo '{ "name": "ts7", "version": "1.0.0", "type": "module", "private": true }' > package.json
-npm install "$tgz" -D typescript@7 @types/node@20 > install.log 2>&1 || { cat install.log; echo "npm install typescript@7 failed" >&2; exit 1; }
+npm install "$tgz" "$mtgz" -D typescript@7 @types/node@20 > install.log 2>&1 || { cat install.log; echo "npm install typescript@7 failed" >&2; exit 1; }
 tsc7="$project/node_modules/.bin/tsc"
 version="$("$tsc7" --version)"
 [[ "$version" == "Version 7."* ]] || { echo "expected TypeScript 7, got: $version" >&2; exit 1; }

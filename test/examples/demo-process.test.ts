@@ -2,9 +2,10 @@
  * The demo as a newcomer runs it: `npm run demo -- --port N` as a process tree (npm → node), on a
  * PGlite data directory of its own. The first start says what it is doing while it creates and
  * seeds the database; one process per directory; --port honoured; 127.0.0.1 by default; a busy
- * port is one line; SIGTERM to npm stops it and what was written survives.
+ * port is one line; the ready lines name every page, and `compat report` on the directory the demo
+ * holds points at the demo's usage page; SIGTERM to npm stops it and what was written survives.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,7 @@ function ready(run: Run): Promise<string> {
   });
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const problemLines = (output: string) => output.split('\n').filter((l) => l.trim() && !/^npm warn/.test(l));
 
 describe('npm run demo, as processes', () => {
@@ -93,10 +95,19 @@ describe('npm run demo, as processes', () => {
     });
     expect(v5.status).toBe(200);
 
+    // The ready lines name every page; the lock of the data directory names the usage report, so
+    // `compat report` on the directory the demo holds points there instead of opening it.
+    const lines = problemLines(first.output());
+    expect(lines[4]).toBe(`${base}/ · GraphiQL: ${base}/graphql · ER diagram: ${base}/er · API docs: ${base}/docs · MCP: ${base}/mcp`);
+    expect(lines[5]).toBe(`v5 compat: ${base}/graphql/v5 · who still calls it: ${base}/graphql/v5/usage`);
+    const refused = spawnSync(process.execPath, [join(root, 'bin', 'ergraph.js'), 'compat', 'report', '--database', `pglite:${dataDir}`], { encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^ergraph: ${escape(dataDir)} is open in process \\d+ .*: open the same report at ${escape(base)}/graphql/v5/usage, or stop that process`));
+
     const second = npmDemo(dataDir, ['--port', '0']);
     expect(await second.exited).toBe(1);
     expect(problemLines(second.output())).toEqual([
-      expect.stringMatching(new RegExp(`^ergraph demo: another demo \\(pid \\d+\\) is using ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; stop it first`)),
+      expect.stringMatching(new RegExp(`^ergraph demo: another demo \\(pid \\d+\\) is using ${escape(dataDir)}; stop it first`)),
     ]);
 
     // A kept-alive connection left open by a browser does not hold the shutdown: it is closed.

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { erPicture, GraphQLHandler } from 'ergraph';
 import { graphqlApp } from 'ergraph/http';
 import { diagram } from '../graphql/domain.js';
+import { ICON_LINK } from '../../src/graphql/page.js';
 
 const handler = new GraphQLHandler(diagram);
 
@@ -13,7 +14,8 @@ describe('GET /er', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await response.text();
     expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg" class="er-diagram"');
-    expect(html).not.toMatch(/<script|<link|src=/);
+    expect(html).toContain(ICON_LINK); // inline: the browser asks for no /favicon.ico
+    expect(html.replace(ICON_LINK, '')).not.toMatch(/<script|<link|src=/);
     expect(html).toContain('3 entities, 7 relationships');
   });
 

@@ -135,11 +135,13 @@ export function cacheFields(r: Reads, moves: readonly MovedPath[]): void {
   }
 }
 
-/** A v5 root query field a run moved, and where the v6 cache keeps it. */
+/** A v5 root field a run moved, and where the v6 cache keeps it. */
 export interface MovedField {
   from: string;
   entity: string;
   method: string;
+  /** A mutation's (Graphcache keys its groups too); a query's when absent. */
+  root?: 'mutation';
 }
 
 /** Fields of a `cache.modify` named by a variable: the node to mark and how it names them. */
@@ -194,6 +196,9 @@ const NAMED = 6;
  */
 export function markUnseenCacheFields(ch: FileChanges, moved: readonly MovedField[]): void {
   if (moved.length === 0 || !/\.modify\s*\(/.test(ch.sf.text)) return;
+  // `cache.modify` names the root query's fields.
+  moved = moved.filter((m) => !m.root);
+  if (moved.length === 0) return;
   const unseen = unseenFieldsOf(ch.sf);
   if (unseen.length === 0) return;
   const byName = new Map<string, MovedField>();

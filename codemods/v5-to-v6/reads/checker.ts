@@ -20,8 +20,9 @@ import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
 import { programOf } from '../../lib/program.js';
 import type { Project } from '../../lib/project.js';
-import { outer } from './flow.js';
-import { keyText, rewriteAccess, rewriteDataPattern } from './patterns.js';
+import { outer } from './scope.js';
+import { rewriteIn, rewriteKeyedAccess } from './keyed.js';
+import { keyText, rewriteAccess, rewriteDataPattern, writtenKey } from './patterns.js';
 import { readsOf } from './sites.js';
 import type { CrossHooks, Reads, TypedFact, TypedHow } from './types.js';
 
@@ -33,7 +34,8 @@ interface Op {
 
 /** What the checker found in one file, by position in its text (the runner's parse of the same text). */
 type Hit =
-  | { kind: 'access' | 'pattern'; start: number; end: number; op: number }
+  /** `keys`: the literal names a computed key's type allows (`data[key]`, `key in data`). */
+  | { kind: 'access' | 'pattern' | 'in'; start: number; end: number; op: number; keys?: readonly string[] }
   | { kind: 'todo'; start: number; end: number; op: number; why: string };
 
 export interface CheckedRun {
@@ -97,6 +99,13 @@ export function nodeAt(sf: ts.SourceFile, start: number, end: number, kind?: ts.
   return found;
 }
 
+/** The names a key's type allows: a string or number literal, or a union of them (`'userGetAll' | 'taskGetAll'`, `keyof UsersQuery`). */
+function literalKeys(type: ts.Type): string[] | undefined {
+  const parts = type.isUnion() ? type.types : [type];
+  const keys = parts.map((t) => (t.isStringLiteral() || t.isNumberLiteral() ? String(t.value) : undefined));
+  return keys.every((k) => k !== undefined) ? (keys as string[]) : undefined;
+}
+
 const opaque = (t: ts.Type) => (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) !== 0;
 const objectish = (t: ts.Type) => !opaque(t) && ((t.flags & ts.TypeFlags.Object) !== 0 || t.isIntersection());
 
@@ -158,6 +167,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
   const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map(), safe: new Set(), failed };
   if (targets.size === 0) return run;
   const keys = new Set(ops.flatMap((op) => op.moves.map((m) => m.from[0]!)));
+  const groups = new Set(ops.flatMap((op) => op.moves.map((m) => m.to[0]!)));
 
   /** The operation a value of `type` is the data of: a number, 'mixed' (with other types or operations), or undefined. */
   const dataOf = (type: ts.Type): number | 'mixed' | undefined => {
@@ -212,13 +222,32 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
     const todo = (n: ts.Node, op: number, why: string) => hits.push({ kind: 'todo', ...span(n), op, why });
     const typeName = (t: ts.Type) => checker.typeToString(t).slice(0, 60);
 
+    /** Does a key that can be any of `names` ask for something that moved (or may have)? */
+    const asks = (names: readonly string[], op: number) => ops[op]!.open || names.some((k) => keys.has(k) || groups.has(k));
     /** A read of `key` off `of`: rewritten when `of` is an operation's data, marked when it may be. */
     const read = (access: ts.PropertyAccessExpression | ts.ElementAccessExpression, of: ts.Expression, key: string | undefined) => {
       const found = dataOf(checker.getTypeAtLocation(of));
       if (found === undefined) return;
       if (found === 'mixed') return todo(access, opOf(checker.getTypeAtLocation(of)), `a read off a value typed \`${typeName(checker.getTypeAtLocation(of))}\`, the typed result of an operation whose paths move or another value`);
-      if (key === undefined) return todo(access, found, "a computed read of a typed operation's data");
-      if (keys.has(key) || ops[found]!.open) hits.push({ kind: 'access', ...span(access), op: found });
+      if (key === undefined && ts.isElementAccessExpression(access)) {
+        // A key typed with literal names is read like those names; any other may name a moved field.
+        const names = literalKeys(checker.getTypeAtLocation(access.argumentExpression));
+        if (!names) return todo(access, found, `a computed read of a typed operation's data: \`${access.argumentExpression.getText(sf).slice(0, 40)}\` may name a moved field`);
+        if (asks(names, found)) hits.push({ kind: 'access', ...span(access), op: found, keys: names });
+        return;
+      }
+      if (keys.has(key!) || ops[found]!.open) hits.push({ kind: 'access', ...span(access), op: found });
+    };
+    /** `for (k in data)`, `k in data`: the data asked for its keys, which are the v6 groups. */
+    const byKeys = (n: ts.ForInStatement | ts.BinaryExpression) => {
+      const data = ts.isForInStatement(n) ? n.expression : n.right;
+      const found = dataOf(checker.getTypeAtLocation(data));
+      if (found === undefined) return;
+      const op = found === 'mixed' ? opOf(checker.getTypeAtLocation(data)) : found;
+      if (ts.isForInStatement(n)) return todo(data, op, "`for…in` over a typed operation's data lists its v6 groups, not the v5 fields");
+      const names = literalKeys(checker.getTypeAtLocation(n.left));
+      if (!names || found === 'mixed') return todo(n, op, `\`in\` asks a typed operation's data for \`${n.left.getText(sf).slice(0, 40)}\`, which may name a moved field`);
+      if (asks(names, op)) hits.push({ kind: 'in', ...span(n), op, keys: names });
     };
     const pattern = (p: ts.ObjectBindingPattern) => {
       const type = checker.getTypeAtLocation(p);
@@ -269,9 +298,11 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
         if (keys.has(n.name.text) || ops.some((op) => op.open)) read(n, n.expression, n.name.text);
         goes(n);
       } else if (ts.isElementAccessExpression(n)) {
-        const key = keyText(n.argumentExpression);
+        const key = writtenKey(n.argumentExpression);
         if (key === undefined || keys.has(key)) read(n, n.expression, key);
         goes(n);
+      } else if (ts.isForInStatement(n) || (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.InKeyword)) {
+        byKeys(n);
       } else if (ts.isObjectBindingPattern(n)) {
         if (n.elements.some((el) => { const key = keyText(el.propertyName ?? el.name); return key === undefined || keys.has(key) || !!el.dotDotDotToken; })) pattern(n);
       } else if (ts.isIdentifier(n) && isReference(n)) goes(n);
@@ -326,10 +357,11 @@ function rewritten(ch: FileChanges, node: ts.Node): boolean {
 
 /**
  * Rewrites or marks the reads the checker found in this file. `marked` are the lines the other
- * read passes already marked (one marker per line says it); `followed` the values they followed
+ * read passes already marked (one marker per line says it), `markedAt` the starts of the nodes
+ * they marked (a read they left for the user stays as it is); `followed` the values they followed
  * into other functions (the checker's marker for the same hand-off would be wrong).
  */
-export function moveTypedReads(ch: FileChanges, run: CheckedRun | undefined, schema: GraphQLSchema | undefined, marked: ReadonlySet<number>, followed: ReadonlySet<number>): void {
+export function moveTypedReads(ch: FileChanges, run: CheckedRun | undefined, schema: GraphQLSchema | undefined, marked: ReadonlySet<number>, followed: ReadonlySet<number>, markedAt: ReadonlySet<number>): void {
   const sf = ch.sf;
   const hits = run?.hits.get(sf.fileName);
   if (!run || !hits) return;
@@ -351,12 +383,13 @@ export function moveTypedReads(ch: FileChanges, run: CheckedRun | undefined, sch
       if (!marked.has(sf.getLineAndCharacterOfPosition(hit.start).line) && !followed.has(hit.start)) r.todo(node, hit.why);
       continue;
     }
-    if (rewritten(ch, node)) continue;
+    if (rewritten(ch, node) || markedAt.has(hit.start)) continue;
     if (hit.kind === 'pattern' && ts.isObjectBindingPattern(node)) rewriteDataPattern(r, node);
+    else if (hit.kind === 'in' && ts.isBinaryExpression(node)) rewriteIn(r, node, hit.keys);
     else if (ts.isPropertyAccessExpression(node)) rewriteAccess(r, node, node.name.text);
     else if (ts.isElementAccessExpression(node)) {
-      const key = keyText(node.argumentExpression);
-      if (key === undefined) r.todo(node, "a computed read of a typed operation's data");
+      const key = writtenKey(node.argumentExpression);
+      if (key === undefined) rewriteKeyedAccess(r, node, hit.keys);
       else rewriteAccess(r, node, key);
     }
   }

@@ -4,100 +4,18 @@
  * value reaches (a call of the user's, a `return`, a JSX prop, a spread) is a place the pass
  * cannot follow: it gets a marker, never a guess.
  */
-import { nodesOf } from '../../lib/nodes.js';
 import { ts } from '../../lib/parse.js';
-import { keyText, rewriteAccess, rewriteDataPattern } from './patterns.js';
+import { keysOf } from './keys.js';
+import { rewriteIn, rewriteKeyedAccess } from './keyed.js';
+import { keyText, rewriteAccess, rewriteDataPattern, writtenKey } from './patterns.js';
+import { isFunctionLike, outer, referencesOf, scopeOf } from './scope.js';
 import { DATA, promiseOf, RESULT, type Reads, type Shape } from './types.js';
-
-const WRAPPERS = (n: ts.Node) =>
-  ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n);
-
-/** The node a value really reaches: `(x as T)!` is `x`. */
-export function outer(node: ts.Node): ts.Node {
-  let n = node;
-  while (n.parent && WRAPPERS(n.parent)) n = n.parent;
-  return n;
-}
 
 /** Members of a client result that carry no data of the operation. */
 const RESULT_PLAIN = new Set([
   'loading', 'error', 'errors', 'networkStatus', 'called', 'client', 'variables', 'fetching', 'stale', 'operation',
   'extensions', 'hasNext', 'startPolling', 'stopPolling', 'reset', 'observable', 'ok', 'status', 'statusText', 'headers',
 ]);
-
-function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
-  return ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
-}
-
-/** Where a name declared at `decl` is visible (an approximation on the safe side: a `var` in a block counts as the block's). */
-function scopeOf(decl: ts.Node): ts.Node {
-  let n: ts.Node | undefined = decl.parent;
-  const param = ts.isParameter(decl) || (decl.parent && ts.findAncestor(decl, ts.isParameter));
-  while (n) {
-    if (param && isFunctionLike(n)) return n;
-    if (!param && (ts.isBlock(n) || ts.isSourceFile(n) || ts.isModuleBlock(n) || ts.isCaseBlock(n) || ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || (isFunctionLike(n) && !ts.isBlock(n)))) return n;
-    n = n.parent;
-  }
-  return decl.getSourceFile();
-}
-
-function isDeclarationName(id: ts.Identifier): boolean {
-  const p = id.parent;
-  return (
-    ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isBindingElement(p) || ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) || ts.isFunctionExpression(p) || ts.isClassExpression(p)) && p.name === id) ||
-    ts.isImportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isImportEqualsDeclaration(p)
-  );
-}
-
-/** Identifiers that spell a name without referring to a variable: member names, keys, types. */
-function isNonReference(id: ts.Identifier): boolean {
-  const p = id.parent;
-  if ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isQualifiedName(p) && p.right === id)) return true;
-  if ((ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodSignature(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p) || ts.isEnumMember(p)) && p.name === id) return true;
-  if (ts.isBindingElement(p) && p.propertyName === id) return true;
-  if (ts.isJsxAttribute(p) || ts.isLabeledStatement(p) || ts.isBreakOrContinueStatement(p)) return true;
-  return !!ts.findAncestor(p, (a) => ts.isTypeNode(a) || ts.isTypeAliasDeclaration(a) || ts.isInterfaceDeclaration(a));
-}
-
-/** Does the file spell the name `text` anywhere (a codegen type named after an operation)? One index per file, however many documents ask. */
-export const namedIn = (sf: ts.SourceFile, text: string): boolean => nodesOf(sf).identifiers(text).length > 0;
-
-/** Every reference to the variable `name` declares, or undefined when another declaration of the name could shadow it. */
-export function referencesOf(name: ts.Identifier): ts.Identifier[] | undefined {
-  const p = name.parent;
-  // A function's or class's name is visible where the declaration is, not only inside it.
-  const scope = scopeOf(ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) ? p : declarationOf(name));
-  const sf = name.getSourceFile();
-  const [start, end] = [scope.getStart(sf), scope.getEnd()];
-  const refs: ts.Identifier[] = [];
-  const hidden: ts.Node[] = [];
-  for (const id of nodesOf(sf).identifiers(name.text)) {
-    if (id.getStart(sf) < start || id.getEnd() > end || id === name) continue;
-    if (!isDeclarationName(id)) {
-      if (ts.isShorthandPropertyAssignment(id.parent) || !isNonReference(id)) refs.push(id);
-      continue;
-    }
-    // `.then(({ data }) => …)` inside a component that has its own `data`: a nested parameter or
-    // let/const hides the name in its own scope only. Anything else (a second declaration in the
-    // same scope, a `var`, a function or import) leaves the references undecidable.
-    const inner = shadowScope(id);
-    if (!inner || inner === scope || inner.getStart(sf) < start || inner.getEnd() > end) return undefined;
-    hidden.push(inner);
-  }
-  return refs.filter((id) => !hidden.some((h) => id.getStart(sf) >= h.getStart(sf) && id.getEnd() <= h.getEnd()));
-}
-
-function declarationOf(name: ts.Identifier): ts.Node {
-  return ts.isBindingElement(name.parent) || ts.isVariableDeclaration(name.parent) || ts.isParameter(name.parent) ? name.parent : name;
-}
-
-/** The scope a parameter or let/const declares `id` in; undefined for declarations whose reach this approximation cannot bound. */
-function shadowScope(id: ts.Identifier): ts.Node | undefined {
-  const decl = declarationOf(id);
-  if (ts.findAncestor(decl, ts.isParameter)) return scopeOf(decl);
-  const list = ts.findAncestor(decl, ts.isVariableDeclarationList);
-  return list && list.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const) ? scopeOf(decl) : undefined;
-}
 
 /** `value` is bound to `name` (a variable, a parameter, a destructuring pattern). */
 export function bindName(r: Reads, name: ts.BindingName, shape: Shape): void {
@@ -135,6 +53,8 @@ export function bindName(r: Reads, name: ts.BindingName, shape: Shape): void {
 function resultMember(key: string): Shape | 'plain' | undefined {
   if (key === 'data' || key === 'previousData') return DATA;
   if (key === 'refetch') return { kind: 'fn', returns: promiseOf(RESULT) };
+  if (key === 'fetchMore') return { kind: 'fn', returns: promiseOf(RESULT), updates: 'fetchMore' };
+  if (key === 'subscribeToMore' || key === 'updateQuery') return { kind: 'fn', returns: RESULT, updates: key };
   return RESULT_PLAIN.has(key) ? 'plain' : undefined;
 }
 
@@ -156,8 +76,8 @@ function member(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccess
   const call = ts.isCallExpression(outer(access).parent) && (outer(access).parent as ts.CallExpression).expression === outer(access) ? (outer(access).parent as ts.CallExpression) : undefined;
   switch (shape.kind) {
     case 'data':
-      if (key === undefined) return r.todo(access, 'a computed read of the operation\'s data');
-      return rewriteAccess(r, access, key);
+      if (key === undefined && ts.isElementAccessExpression(access)) return rewriteKeyedAccess(r, access, keysOf(access.argumentExpression));
+      return rewriteAccess(r, access, key!);
     case 'result': {
       if (key === undefined) return r.todo(access, 'a computed read of a client result');
       const next = resultMember(key);
@@ -215,8 +135,11 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   if (ts.isAwaitExpression(p)) return flow(r, p, shape.kind === 'promise' ? shape.of : shape);
   if (ts.isVariableDeclaration(p) && p.initializer === node) return bindName(r, p.name, shape);
   if (ts.isPropertyAccessExpression(p) && p.expression === node) return member(r, p, p.name.text, shape);
-  if (ts.isElementAccessExpression(p) && p.expression === node) return member(r, p, keyText(p.argumentExpression), shape);
+  if (ts.isElementAccessExpression(p) && p.expression === node) return member(r, p, writtenKey(p.argumentExpression), shape);
   if (ts.isCallExpression(p) && p.expression === node) {
+    if (shape.kind === 'fn' && shape.updates) r.updater?.(r, p, shape.updates);
+    // Only `fetchMore` gives a result of the operation back (an unsubscribe, nothing).
+    if (shape.kind === 'fn' && shape.updates && shape.updates !== 'fetchMore') return;
     if (shape.kind === 'fn') return flow(r, p, shape.returns);
     return r.todo(p, 'the operation\'s result is called');
   }
@@ -231,7 +154,12 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     // `data && …` passes `data` on only when it is falsy; `a ?? data`, `a || data`, `x && data` pass it on.
     if (op === K.AmpersandAmpersandToken && p.left === node) return;
     if (op === K.AmpersandAmpersandToken || op === K.BarBarToken || op === K.QuestionQuestionToken) return flow(r, p, shape);
+    // `'userGetAll' in data`: asks for a key, as a read does. Of a client result it asks for `data`, `loading`…: nothing moved there.
+    if (op === K.InKeyword && p.right === node && shape.kind === 'data') return rewriteIn(r, p, keysOf(p.left));
+    if (op === K.InKeyword && p.right === node && shape.kind === 'result') return;
   }
+  const listing = listsKeys(p, node);
+  if (listing && shape.kind === 'data') return r.todo(node, `${listing} the operation's data lists its v6 groups (${[...r.groups].map((g) => `\`${g}\``).join(', ')}), not the v5 fields`);
   if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) {
     // `fetch(url, { body: JSON.stringify({ query }) })`: the body's response.
     const key = keyText(p.name);
@@ -253,6 +181,14 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   }
   if (r.follows?.(r, node)) return;
   r.todo(node, reasonFor(p));
+}
+
+/** `for (k in data)`, `Object.keys(data)` (`values`, `entries`): what reads the data by its keys, named for the marker. */
+function listsKeys(p: ts.Node, node: ts.Node): string | undefined {
+  if (ts.isForInStatement(p) && p.expression === node) return '`for…in` over';
+  if (!ts.isCallExpression(p) || p.arguments[0] !== node) return undefined;
+  const callee = p.expression.getText();
+  return /^Object\.(?:keys|values|entries|getOwnPropertyNames)$/.test(callee) ? `\`${callee}\` of` : undefined;
 }
 
 function reasonFor(p: ts.Node): string {

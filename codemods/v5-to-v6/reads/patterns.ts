@@ -6,15 +6,20 @@
 import { ts } from '../../lib/parse.js';
 import type { Reads } from './types.js';
 
-/** A key written as a name or a plain string; `undefined` for computed keys. */
+/** A key written as a name or a plain string (`['userGetAll']` too); `undefined` for keys computed at run time (`[name]`). */
 export function keyText(name: ts.Node | undefined): string | undefined {
   if (!name) return undefined;
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isNumericLiteral(name)) return name.text;
-  if (ts.isComputedPropertyName(name)) return keyText(name.expression);
+  if (ts.isComputedPropertyName(name)) return writtenKey(name.expression);
   return undefined;
 }
 
-const isName = (text: string) => /^[A-Za-z_$][\w$]*$/.test(text);
+/** The key an element access or a computed name writes out (`data['userGetAll']`, `[0]`); a name there is a variable's value, not a key. */
+export function writtenKey(expr: ts.Expression): string | undefined {
+  return ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr) || ts.isNumericLiteral(expr) ? expr.text : undefined;
+}
+
+export const isName = (text: string) => /^[A-Za-z_$][\w$]*$/.test(text);
 
 /**
  * `access` reads `key` off `data`. Returns false when the key did not move (nothing to do) and
@@ -36,7 +41,7 @@ export function rewriteAccess(r: Reads, access: ts.PropertyAccessExpression | ts
     return;
   }
   const arg = access.argumentExpression;
-  const quote = sf.text[arg.getStart(sf)] ?? "'";
+  const quote = writtenKey(arg) !== undefined && !ts.isNumericLiteral(arg) ? sf.text[arg.getStart(sf)]! : "'";
   const leafText = leaf === key ? arg.getText(sf) : `${quote}${leaf}${quote}`;
   // `data['userGetAll']` → `data.User['userGetAll']`, `data?.['x']` → `data?.User['x']`.
   const opener = access.questionDotToken ? '?.' : '.';

@@ -12,12 +12,14 @@ import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
 import { isSfc } from '../../lib/sfc.js';
 import type { MovedPath } from '../../../compat/v6-form/document.js';
-import { bindParameter, flow, namedIn, outer, referencesOf } from './flow.js';
+import { bindParameter, flow } from './flow.js';
+import { namedIn, outer, referencesOf } from './scope.js';
 import { keyText } from './patterns.js';
 import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './types.js';
 import { cacheFields } from './cache.js';
 import { knownOf } from '../../../compat/v6-form/choose.js';
 import { errorPaths, groupTypeOf, writeData } from './writes.js';
+import { updaterCall } from './update-query.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
 const URQL = /^(urql|@urql\/)/;
@@ -139,6 +141,7 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   if (method && fileUses(r, APOLLO) && ((name === 'query' && key === 'query') || (name === 'mutate' && key === 'mutation'))) return flow(r, call, promiseOf(RESULT)), options(r, literal);
   if (method && name === 'readQuery' && key === 'query') return flow(r, call, DATA);
   if (method && name === 'writeQuery' && key === 'query') return writeData(r, literal, groupTypeOf(r.schema));
+  if (method && name === 'updateQuery' && key === 'query') return updaterCall(r, call, 'cache');
   if (mod && URQL.test(mod) && name === 'useQuery' && key === 'query') return flow(r, call, tuple(RESULT, fnOf(RESULT)));
   if (((mod && REQUEST.test(mod)) || (method && fileUses(r, REQUEST))) && key === 'document') {
     if (name === 'request') return flow(r, call, promiseOf(DATA));
@@ -190,6 +193,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     exports: hooks?.exports,
     typed: hooks?.typed,
     follows: hooks?.follows,
+    updater: updaterCall,
   };
 }
 

@@ -13,14 +13,17 @@ export type Shape =
   | { kind: 'result' }
   | { kind: 'promise'; of: Shape }
   | { kind: 'tuple'; items: readonly (Shape | undefined)[] }
-  /** A function whose call gives `returns` (a mutate or lazy-query trigger, `refetch`). */
-  | { kind: 'fn'; returns: Shape }
+  /** A function whose call gives `returns` (a mutate or lazy-query trigger, `refetch`); `updates`: its call is given an updater of the data (`update-query.ts`). */
+  | { kind: 'fn'; returns: Shape; updates?: Updater }
   /** A fetch `Response`: `.json()` gives the body. */
   | { kind: 'response' }
   /** urql's `client.query(...)` source: `.toPromise()` gives the result. */
   | { kind: 'source' }
   /** The `JSON.stringify({ query })` text a `fetch` sends. */
   | { kind: 'body' };
+
+/** Where an updater of the data is given: `fetchMore`/`subscribeToMore` options, a result's `updateQuery(fn)`, `cache.updateQuery(options, fn)`. */
+export type Updater = 'fetchMore' | 'subscribeToMore' | 'updateQuery' | 'cache';
 
 export const DATA: Shape = { kind: 'data' };
 export const RESULT: Shape = { kind: 'result' };
@@ -60,6 +63,8 @@ export interface Reads {
   typed?(r: Reads, node: ts.Node, how: TypedHow): void;
   /** The value at `node` goes where the data flow loses it: true when the TypeScript checker follows it from there. */
   follows?(r: Reads, node: ts.Node): boolean;
+  /** `call` is given an updater of the data (`update-query.ts`). */
+  updater?(r: Reads, call: ts.CallExpression, via: Updater): void;
 }
 
 /** A node of `file` at [at, end) that types the result of an operation with these moves (`reads/checker.ts`). */

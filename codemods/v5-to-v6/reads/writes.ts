@@ -2,8 +2,9 @@
  * Code that writes or inspects an operation's result in the v5 shape: Apollo's
  * `writeQuery({ query, data: { userGetAll: […] } })` (rewritten to `data: { User: { __typename,
  * userGetAll: […] } }`: the group's `__typename` too, or Apollo's cache, which adds `__typename` to
- * every selection, reads the written group back as missing) and `errors[].path` compared with a
- * moved key (reported: the path now starts with the group).
+ * every selection, reads the written group back as missing), the data an updater returns
+ * (`update-query.ts`), and `errors[].path` compared with a moved key (reported: the path now
+ * starts with the group).
  */
 import type { GraphQLSchema } from 'graphql';
 import { getNamedType } from 'graphql';
@@ -37,13 +38,30 @@ export function writeData(r: Reads, literal: ts.ObjectLiteralExpression, groupTy
   if (!prop) return;
   if (!ts.isPropertyAssignment(prop) || !ts.isObjectLiteralExpression(prop.initializer))
     return r.todo(prop, 'the data written is not an object literal here: write it in the v6 shape');
-  const data = prop.initializer;
+  writeDataLiteral(r, prop.initializer, groupType);
+}
+
+/**
+ * Data in the v5 shape, written out as a literal, in the v6 shape. `spreads` names values that
+ * hold this operation's data already in the v6 shape (an updater's `prev`): spread before the
+ * moved keys (`{ ...prev, userGetAll: […] }`), each group then starts from theirs
+ * (`User: { ...prev.User, __typename: 'UserQuery', userGetAll: […] }`), as the v5 spread kept the
+ * fields the literal does not write. Any other spread may carry moved keys: marked.
+ */
+export function writeDataLiteral(r: Reads, data: ts.ObjectLiteralExpression, groupType: (group: string) => string | undefined, spreads: ReadonlySet<string> = new Set()): void {
   const { sf } = r;
   // The moved properties, in runs of neighbours going to the same group.
   const runs: { group: string; items: { p: ts.ObjectLiteralElementLike; key: string; leaf: string }[] }[] = [];
+  const bases: string[] = [];
   let previousMoved = false;
   for (const p of data.properties) {
-    if (ts.isSpreadAssignment(p)) return r.todo(p, 'a spread in the data written may carry moved fields: write it in the v6 shape');
+    if (ts.isSpreadAssignment(p)) {
+      const name = ts.isIdentifier(p.expression) && spreads.has(p.expression.text) ? p.expression.text : undefined;
+      if (!name || runs.length > 0) return r.todo(p, 'a spread in the data written may carry moved fields: write it in the v6 shape');
+      bases.push(name);
+      r.seen.add(p.expression);
+      continue;
+    }
     const key = keyText(p.name);
     if (key === undefined) return r.todo(p, 'a computed key in the data written may name a moved field');
     const to = r.moves.get(key);
@@ -67,9 +85,10 @@ export function writeData(r: Reads, literal: ts.ObjectLiteralExpression, groupTy
   for (const { group, items } of runs) {
     const type = groupType(group);
     if (!type) return r.todo(items[0]!.p, `the v6 type of \`${group}\` is not in the schema: write the data in the v6 shape`);
+    const from = bases.map((base) => `...${base}.${group}, `).join('');
     items.forEach(({ p, key, leaf }, i) => {
       const name = ts.isShorthandPropertyAssignment(p) ? (leaf === key ? key : `${isName(leaf) ? leaf : JSON.stringify(leaf)}: ${key}`) : leaf === key ? p.name!.getText(sf) : isName(leaf) ? leaf : JSON.stringify(leaf);
-      r.ch.replace(p.name!, i === 0 ? `${group}: { __typename: ${q}${type}${q}, ${name}` : name);
+      r.ch.replace(p.name!, i === 0 ? `${group}: { ${from}__typename: ${q}${type}${q}, ${name}` : name);
     });
     r.ch.insert(items[items.length - 1]!.p.getEnd(), ' }');
   }

@@ -14,7 +14,6 @@
  *
  *   { message: 'The operation was cancelled: …', extensions: { code: 'OPERATION_CANCELLED' } }
  */
-import { performance } from 'node:perf_hooks';
 import { GraphQLError } from 'graphql';
 import { Cancellation } from '../resolver/cancel.js';
 

@@ -153,10 +153,9 @@ describe('ergraph schema diff', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/graphql`;
-      const started = Date.now();
+      // The server never answers: only --timeout ends the command (it would otherwise wait for ever).
       const res = await run(['schema', 'diff', url, file('new.graphql', NEW), '--timeout', '300']);
       expect(res).toMatchObject({ code: 1, stderr: `ergraph: ${url}: no introspection answer within 300 ms\n` });
-      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();

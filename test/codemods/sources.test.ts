@@ -135,16 +135,12 @@ export const diagram = new ErDiagram({ configs: [new Entity({ kls: Task, name: '
     const hanging = "const baseEntity = () => ({});\nexport const Base = baseEntity();\nawait new Promise(() => {});\n";
     const dir = project({ 'src/entities.mjs': hanging }, { repo: false });
     const lines: string[] = [];
-    const started = Date.now();
     const found = await findV6Schema({ cwd: dir, loadTimeoutMs: 300 }, new Map([[join(dir, 'src/entities.mjs'), hanging]]), false, (line) => lines.push(line));
     expect(found).toBeUndefined();
     expect(lines).toEqual(['src/entities.mjs: passed over: src/entities.mjs: the module did not finish loading within 0.3 s (a top-level await that never settles?)']);
     await expect(findV6Schema({ cwd: dir, app: 'src/entities.mjs', loadTimeoutMs: 300 }, new Map(), false)).rejects.toThrow(
       new SchemaLoadError('--app src/entities.mjs', 'the module did not finish loading within 0.3 s (a top-level await that never settles?)'),
     );
-    // Each lookup starts a sandboxed child (seconds on a loaded machine): the bound only shows the
-    // run did not wait on the module, which never settles.
-    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it('bad input is one line, exit 1, and nothing written', async () => {

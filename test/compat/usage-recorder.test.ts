@@ -69,12 +69,25 @@ describe('createUsageRecorder', () => {
     await recorder.close();
   });
 
-  it('flushes on its own every flushIntervalMs', async () => {
-    const store = memoryUsageStore();
-    const recorder = createUsageRecorder(store, { flushIntervalMs: 30 });
-    recorder.record(['Query.a'], 'web');
-    await vi.waitFor(async () => expect(total((await store.read('2000-01-01')).rows)).toBe(1), { timeout: 2000, interval: 20 });
-    await recorder.close();
+  it('flushes on its own every flushIntervalMs (10 s with no options)', async () => {
+    vi.useFakeTimers();
+    try {
+      const store = memoryUsageStore();
+      const written = async () => total((await store.read('2000-01-01')).rows);
+      const recorder = createUsageRecorder(store);
+      recorder.record(['Query.a'], 'web');
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(await written()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await written()).toBe(1);
+      const quick = createUsageRecorder(store, { flushIntervalMs: 30 });
+      quick.record(['Query.a'], 'web');
+      await vi.advanceTimersByTimeAsync(30);
+      expect(await written()).toBe(2);
+      await Promise.all([recorder.close(), quick.close()]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stores a hostile client name cut and escaped', async () => {

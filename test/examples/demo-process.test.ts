@@ -118,8 +118,9 @@ describe('npm run demo, as processes', () => {
     first.child.kill('SIGTERM'); // npm itself, as a process manager or a terminal would signal it
     expect(await first.exited).not.toBeNull();
     await kept.closed;
-    for (let i = 0; i < 100 && existsSync(`${dataDir}.lock`); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(`${dataDir}.lock`), 'the demo process itself stopped and released its lock').toBe(false);
+    // npm has exited; the demo under it may still be closing its database: it stops and releases
+    // its lock (were it not to, the test's timeout ends this wait).
+    while (existsSync(`${dataDir}.lock`)) await new Promise((r) => setTimeout(r, 100));
 
     const again = npmDemo(dataDir, ['--port', '0']);
     const base2 = await ready(again);

@@ -49,7 +49,7 @@ describe('one loader call per relationship per level', () => {
     expect(data.User.u5.reviews.map((t: { comments: { id: number }[] }) => t.comments[0]!.id)).toEqual([220, 310, 400]) // tasks 22, 31, 40: owners 2, 3, 4;
     expect(callsOf('tasksByOwner')).toEqual(['tasksByOwner(25)']);
     expect(callsOf('tasksByReviewer')).toEqual(['tasksByReviewer(25)']);
-    // both branches' comments in one call, though `reviews` resolved 5ms later
+    // both branches' comments in one call, though `reviews` resolved three event-loop turns later
     expect(callsOf('commentsByTask')).toEqual(['commentsByTask(150)']);
   });
 

@@ -77,16 +77,17 @@ const property = fc.asyncProperty(tape(300), fc.array(tape(200), { minLength: CA
 });
 
 async function run(seed: number): Promise<void> {
-  // Shrinking a failure is bounded too: the smallest counterexample found in a minute is reported.
-  const details = await fc.check(property, {
-    seed,
-    numRuns: 1,
-    interruptAfterTimeLimit: 60_000,
-    markInterruptAsFailure: true,
-    endOnFailure: process.env.ORACLE_SHRINK === '0',
-  });
-  if (!details.failed) return;
-  const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance ?? 'interrupted');
+  // The run itself has no time limit: a slow machine takes longer, it does not fail.
+  const found = await fc.check(property, { seed, numRuns: 1, endOnFailure: true });
+  if (!found.failed) return;
+  // A difference: shrink it (the same seed finds it again), for at most a minute — the smallest
+  // counterexample by then is reported; the difference fails the run whatever the shrink does.
+  let details = found;
+  if (process.env.ORACLE_SHRINK !== '0') {
+    const shrunk = await fc.check(property, { seed, numRuns: 1, interruptAfterTimeLimit: 60_000 });
+    if (shrunk.failed) details = shrunk;
+  }
+  const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   throw new Error(`Reproduce alone: ORACLE_SEED=${seed} ORACLE_CASES=1 (shrunk ${details.numShrinks} times)\n${why}`);
 }
 
@@ -107,7 +108,10 @@ beforeAll(() => {
   process.removeAllListeners('unhandledRejection');
   process.on('unhandledRejection', countAbandoned);
 });
-afterAll(() => {
+afterAll(async () => {
+  // Node tells of an unhandled rejection once the microtasks of its turn have run: let the last
+  // case's turn end before vitest's handlers come back.
+  await new Promise((resolve) => setImmediate(resolve));
   process.off('unhandledRejection', countAbandoned);
   for (const handler of vitestHandlers) process.on('unhandledRejection', handler);
   if (abandoned) console.log(`graphql-js left ${abandoned} rejections of abandoned list items unhandled`);
@@ -117,7 +121,8 @@ describe(`the compiled executor agrees with graphql-js (${RUNS * CASES_PER_WORLD
   for (let block = 0; block < BLOCKS; block++) {
     const from = Math.floor((RUNS * block) / BLOCKS);
     const to = Math.floor((RUNS * (block + 1)) / BLOCKS);
-    it(`worlds ${from}..${to - 1}`, { timeout: 600_000 }, async () => {
+    // No time limit (0): the worlds take what the machine needs; a hang is the CI job's to end.
+    it(`worlds ${from}..${to - 1}`, { timeout: 0 }, async () => {
       for (let i = from; i < to; i++) await run((SEED + i) >>> 0);
     });
   }

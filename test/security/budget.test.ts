@@ -1,15 +1,43 @@
 /**
  * The per-request budget (issue 13 item 1, second half): a result that grows too large or an
  * operation that runs too long is stopped — no further level loads, no further mutation runs —
- * and answered with `data: null` and an error naming the limit. On both executors.
+ * and answered with `data: null` and an error naming the limit. On both executors. Time is
+ * vitest's fake clock (the deadline timer and `performance.now()`), and a hung batch waits on a
+ * barrier the test lifts: nothing here depends on the machine's speed.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Entity, ErDiagram, GraphQLHandler, model, MutationConfig, QueryConfig, ref, Relationship } from 'ergraph';
 import { watchedBudgets } from '../../src/graphql/budget.js';
 
 const calls: string[] = [];
-let hang = false;
+/** While set, the children loader waits for it: a batch hung until the test lifts it (`lift`). */
+let hung: Promise<void> | undefined;
+let lift = () => undefined as void;
+function hang(): void {
+  hung = new Promise<void>((resolve) => (lift = resolve));
+}
+
+/** The deadline timer and the clock it reads are fake; the event loop (setImmediate) is real. */
+const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+/** Lets every promise continuation and tick that is ready run: a few turns of the event loop. */
+async function turns(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+/** An answer to look at without waiting for it: `value` once it came. */
+function watching<T>(promise: Promise<T>): { value?: T } {
+  const seen: { value?: T } = {};
+  void promise.then((value) => (seen.value = value));
+  return seen;
+}
+afterEach(() => {
+  lift();
+  hung = undefined;
+  vi.useRealTimers();
+});
 
 class Node extends model({ id: z.int(), name: z.string() }) {}
 const nodes = (parent: number) => Array.from({ length: 100 }, (_, i) => new Node({ id: parent * 100 + i, name: `n${parent * 100 + i}` }));
@@ -25,7 +53,7 @@ const diagram = new ErDiagram({
           name: 'children',
           loader: async (ids: readonly number[]) => {
             calls.push(`children(${ids.length})`);
-            if (hang) await new Promise((r) => setTimeout(r, 2_000));
+            if (hung) await hung;
             return ids.map(nodes);
           },
         }),
@@ -68,63 +96,69 @@ describe.each(['compiled', 'graphql-js'] as const)('budget on the %s executor', 
 
   it('an operation past its timeout stops waiting, loads nothing further and answers OPERATION_TIMEOUT', async () => {
     calls.length = 0;
-    hang = true;
-    try {
-      const handler = new GraphQLHandler(diagram, { executor, limits: { timeout: 150 } });
-      const started = Date.now();
-      const result = await handler.execute(CYCLE);
-      expect(Date.now() - started).toBeLessThan(1_500);
-      expect(result).toEqual({ data: null, errors: [expect.objectContaining({ extensions: { code: 'OPERATION_TIMEOUT', limit: 150 } })] });
-      await new Promise((r) => setTimeout(r, 2_200)); // the hung batch returns: nothing follows it
-      expect(calls).toEqual(['children(100)']);
-    } finally {
-      hang = false;
-    }
+    fakeClock();
+    hang();
+    const handler = new GraphQLHandler(diagram, { executor, limits: { timeout: 150 } });
+    const answer = watching(handler.execute(CYCLE));
+    await until(() => calls.length === 1); // the first batch hangs
+    vi.advanceTimersByTime(149);
+    await turns();
+    expect(answer).toEqual({});
+    vi.advanceTimersByTime(1);
+    await turns();
+    expect(answer.value).toEqual({ data: null, errors: [expect.objectContaining({ extensions: { code: 'OPERATION_TIMEOUT', limit: 150 } })] });
+    lift(); // the hung batch returns: nothing follows it
+    await turns();
+    expect(calls).toEqual(['children(100)']);
   });
 
   it('a mutation after the timeout does not run', async () => {
     calls.length = 0;
-    hang = true;
-    try {
-      const handler = new GraphQLHandler(diagram, { executor, limits: { timeout: 150 } });
-      const result = await handler.execute('mutation { Node { a: touch(id: 1) { children { id } } b: touch(id: 2) { id } } }');
-      expect(result.data).toBeNull();
-      expect(result.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 150 });
-      await new Promise((r) => setTimeout(r, 2_200));
-      expect(calls).toEqual(['touch(1)', 'children(1)']);
-    } finally {
-      hang = false;
-    }
+    fakeClock();
+    hang();
+    const handler = new GraphQLHandler(diagram, { executor, limits: { timeout: 150 } });
+    const answer = watching(handler.execute('mutation { Node { a: touch(id: 1) { children { id } } b: touch(id: 2) { id } } }'));
+    await until(() => calls.length === 2);
+    vi.advanceTimersByTime(150);
+    await turns();
+    expect(answer.value).toMatchObject({ data: null, errors: [{ extensions: { code: 'OPERATION_TIMEOUT', limit: 150 } }] });
+    lift();
+    await turns();
+    expect(calls).toEqual(['touch(1)', 'children(1)']);
   });
 
   it('concurrent operations with different timeouts: each stops at its own deadline, and none is watched once all ended', async () => {
-    hang = true;
-    try {
-      const handler = new GraphQLHandler(diagram, { executor });
-      const timed = (timeout: number, query = CYCLE) => {
-        const started = Date.now();
-        return handler.execute(query, { limits: { timeout } }).then((result) => ({ result, ms: Date.now() - started }));
-      };
-      // Started longest first: the shared timer must be set again for each earlier deadline.
-      const [long, mid, short, fast] = await Promise.all([
-        timed(5_000, '{ Node { roots { children { id } } } }'),
-        timed(600),
-        timed(150),
-        handler.execute('{ Node { numbers(n: 3) } }', { limits: { timeout: 100 } }),
-      ]);
-      expect(fast).toEqual({ data: { Node: { numbers: [0, 1, 2] } }, errors: null });
-      expect(short.result.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 150 });
-      expect(short.ms).toBeLessThan(590);
-      expect(mid.result.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 600 });
-      expect(mid.ms).toBeGreaterThanOrEqual(590);
-      // The 5 s one outlives its hung batch (2 s) and answers.
-      expect(long.result.errors).toBeNull();
-      expect(long.ms).toBeGreaterThanOrEqual(1_900);
-      expect(watchedBudgets()).toBe(0);
-    } finally {
-      hang = false;
-    }
-  }, 15_000);
+    calls.length = 0;
+    fakeClock();
+    hang();
+    const handler = new GraphQLHandler(diagram, { executor });
+    const t0 = performance.now();
+    const answeredAt: Record<string, number> = {};
+    const timed = (name: string, timeout: number, query = CYCLE) =>
+      handler.execute(query, { limits: { timeout } }).then((result) => ((answeredAt[name] = performance.now() - t0), result));
+    // Started longest first: the shared timer must be set again for each earlier deadline.
+    const long = watching(timed('long', 5_000, '{ Node { roots { children { id } } } }'));
+    const mid = watching(timed('mid', 600));
+    const short = watching(timed('short', 150));
+    expect(await handler.execute('{ Node { numbers(n: 3) } }', { limits: { timeout: 100 } })).toEqual({ data: { Node: { numbers: [0, 1, 2] } }, errors: null });
+    await until(() => calls.length === 3); // each one's first batch hangs
+    vi.advanceTimersByTime(150);
+    await turns();
+    expect(short.value?.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 150 });
+    vi.advanceTimersByTime(449);
+    await turns();
+    expect(answeredAt).toEqual({ short: 150 });
+    vi.advanceTimersByTime(1);
+    await turns();
+    expect(mid.value?.errors![0]!.extensions).toEqual({ code: 'OPERATION_TIMEOUT', limit: 600 });
+    // The 5 s one outlives its hung batch (lifted at 2 s) and answers.
+    vi.advanceTimersByTime(1_400);
+    lift();
+    await turns();
+    expect(long.value?.errors).toBeNull();
+    expect(answeredAt).toEqual({ short: 150, mid: 600, long: 2_000 });
+    expect(watchedBudgets()).toBe(0);
+  });
 
   it('limits per call override the handler, and false turns one off', async () => {
     const handler = new GraphQLHandler(diagram, { executor, limits: { resultValues: 10 } });

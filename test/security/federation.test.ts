@@ -69,24 +69,21 @@ describe('a hung member', () => {
       expect(ms).toBeGreaterThanOrEqual(590);
       expect(result.errors![0]!.message).toMatch(/no answer within 600 ms/);
     }
-    // Open: every request fails at once and the member sees none of them.
+    // Open: every request fails at once — the member sees none of them, so none waits for it.
     for (let i = 0; i < 5; i++) {
-      const { ms, result } = await timed(() => products.execute(QUERY));
-      expect(ms).toBeLessThan(300);
+      const result = await products.execute(QUERY);
       expect(result.errors![0]!.extensions).toMatchObject({ code: 'FEDERATION_MEMBER_UNAVAILABLE', service: 'reviews' });
       expect(result.errors![0]!.message).toMatch(/kept failing; calls fail fast/);
     }
     expect(graphqlCalls).toBe(2);
 
     // Half-open while still hung: one probe waits one timeout; requests meanwhile fail fast.
+    // (The waits for the half-open window are lower bounds: a slower machine only waits longer.)
     await new Promise((resolve) => setTimeout(resolve, 1300));
     const probe = timed(() => products.execute(QUERY));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const during = await Promise.all(Array.from({ length: 4 }, () => timed(() => products.execute(QUERY))));
-    for (const { ms, result } of during) {
-      expect(ms).toBeLessThan(300);
-      expect(result.errors![0]!.message).toMatch(/being probed; failing fast/);
-    }
+    while (graphqlCalls < 3) await new Promise((resolve) => setImmediate(resolve)); // the probe reached the member
+    const during = await Promise.all(Array.from({ length: 4 }, () => products.execute(QUERY)));
+    for (const result of during) expect(result.errors![0]!.message).toMatch(/being probed; failing fast/);
     const probed = await probe;
     expect(probed.ms).toBeGreaterThanOrEqual(590);
     expect(probed.result.errors![0]!.message).toMatch(/no answer within 600 ms/);

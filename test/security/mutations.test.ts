@@ -52,7 +52,7 @@ const diagram = new ErDiagram({
           args: money,
           returns: () => Account,
           method: async ({ id, amount }: { id: number; amount: number }) => {
-            await new Promise((r) => setTimeout(r, 5)); // a slow write: a racing one would overtake it
+            await turns(3); // a slow write: a racing one would overtake it
             return post(id, amount);
           },
         }),
@@ -89,8 +89,15 @@ async function send(app: { request: (path: string, init: RequestInit) => Respons
   return (await res.json()) as { data: Record<string, any> | null; errors: { message: string; path?: (string | number)[] }[] | null };
 }
 
-/** Long enough for any method still running after the response (deposits take 5 ms) to write. */
-const settled = () => new Promise((r) => setTimeout(r, 40));
+/** Turns of the event loop: a deposit takes 3 before it writes (no timers anywhere here). */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+/**
+ * Enough turns for any method still running after the response to have written: a method started
+ * after it, in the background, would write within its 3 turns (counted, not timed).
+ */
+const settled = () => turns(30);
 
 beforeEach(() => {
   balances.clear();
@@ -125,7 +132,7 @@ describe.each(endpoints)('serial mutations through $name', ({ send, pick, path, 
         `c: ${op('withdraw')}(id: 1, amount: 7) { balance entries { amount } }`,
     );
     expect(result.errors).toBeNull();
-    // a's selection saw a's write only, although b (slow, 5 ms) and c wrote afterwards
+    // a's selection saw a's write only, although b (slow: 3 turns) and c wrote afterwards
     expect(pick(result.data!)).toEqual({
       a: { balance: 110, entries: [{ amount: 10 }] },
       b: { balance: 115, entries: [{ amount: 10 }, { amount: 5 }] },

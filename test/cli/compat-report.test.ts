@@ -2,20 +2,14 @@
  * `ergraph compat report`, run as the bin on a usage database a compat app wrote to — the way an
  * operator asks "may we turn v5 off?".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compatApp, createCompatHandler, createUsageRecorder, openUsageStore } from 'ergraph/compat';
 import { createV6Handler } from '../compat/helpers.js';
-import { run, spawnCli } from './helpers.js';
+import { run, spawnCli, usageDatabase } from './helpers.js';
 
-let dir: string;
-let database: string;
+const database = usageDatabase('ergraph-report-');
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ergraph-report-'));
-  database = `pglite:${join(dir, 'usage')}`;
   // A compat app in production: requests from two clients, written through the recorder.
   const store = await openUsageStore(database);
   const recorder = createUsageRecorder(store);
@@ -28,7 +22,6 @@ beforeAll(async () => {
   await store.close();
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ergraph compat report', () => {
   it('prints the verdict and a table of fields and clients as Markdown', async () => {

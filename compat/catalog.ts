@@ -29,6 +29,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { coalesce } from './coalesce.js';
 import type { FlatIndex } from './flat-index.js';
 import { applyEdits } from './v6-form/edits.js';
 import { movesOfOperation, rewriteDocument } from './v6-form/document.js';
@@ -228,17 +229,8 @@ export function mergeOperation(into: OperationRow, row: OperationRow): void {
   s.lastRunAt = later(s.lastRunAt, row.shadow.lastRunAt);
 }
 
-/** Rows with equal keys merged, sorted by key (so concurrent SQL upserts lock in one order). */
-export function coalesceOperations(rows: readonly OperationRow[]): OperationRow[] {
-  const byKey = new Map<string, OperationRow>();
-  for (const row of rows) {
-    const key = operationKey(row);
-    const seen = byKey.get(key);
-    if (seen) mergeOperation(seen, row);
-    else byKey.set(key, copyOperation(row));
-  }
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
+/** Operations with equal keys merged, sorted by key (`coalesce`). */
+export const coalesceOperations = (rows: readonly OperationRow[]): OperationRow[] => coalesce(rows, operationKey, mergeOperation, copyOperation);
 
 export const copyOperation = (row: OperationRow): OperationRow => ({ ...row, fields: [...row.fields], shadow: { ...row.shadow } });
 
@@ -270,7 +262,11 @@ const noShadow = (): ShadowTally => ({ same: 0, differs: 0, path: null, lastRunA
  * counting. The store decides what stays, least used out first, across every process.
  */
 export class PendingOperations {
-  private rows = new Map<string, OperationRow>();
+  // By entry, then client: a lookup per request by object and short name, with no key to build
+  // (joining client and operation id cost a tenth of a small query's time in compat). Two entries
+  // of one text (two layouts of one document) make two rows; the stores merge them.
+  private rows = new Map<CatalogEntry, Map<string, OperationRow>>();
+  private count = 0;
   private bytes = 0;
   /** Uses of operations the buffer had no room for. */
   dropped = 0;
@@ -278,14 +274,14 @@ export class PendingOperations {
   constructor(private readonly bounds: Required<CatalogBounds>) {}
 
   get size(): number {
-    return this.rows.size;
+    return this.count;
   }
 
   private row(entry: CatalogEntry, client: string, at: number): OperationRow | undefined {
-    const key = `${client}\u0000${entry.operationId}`;
-    const found = this.rows.get(key);
+    let byClient = this.rows.get(entry);
+    const found = byClient?.get(client);
     if (found) return found;
-    if (this.rows.size >= this.bounds.maxOperations || this.bytes + entry.bytes > this.bounds.maxBytes) return undefined;
+    if (this.count >= this.bounds.maxOperations || this.bytes + entry.bytes > this.bounds.maxBytes) return undefined;
     const row: OperationRow = {
       client,
       operationId: entry.operationId,
@@ -301,7 +297,9 @@ export class PendingOperations {
       lastSeen: at,
       shadow: noShadow(),
     };
-    this.rows.set(key, row);
+    if (!byClient) this.rows.set(entry, (byClient = new Map()));
+    byClient.set(client, row);
+    this.count++;
     this.bytes += entry.bytes;
     return row;
   }
@@ -336,8 +334,9 @@ export class PendingOperations {
 
   /** The rows so far, and an empty buffer. */
   take(): OperationRow[] {
-    const rows = [...this.rows.values()];
+    const rows = [...this.rows.values()].flatMap((byClient) => [...byClient.values()]);
     this.rows = new Map();
+    this.count = 0;
     this.bytes = 0;
     return rows;
   }

@@ -341,7 +341,7 @@ export function createCompatHandler(handler: V6Handler, options: CompatHandlerOp
 
   /** The answer, once offered for a shadow run (queries only; sampled, bounded, after it is sent). */
   function shadowed(op: PreparedOperation, opts: ExecuteOptions, context: Record<string, unknown> | undefined, response: ExecutionResponse): ExecutionResponse {
-    if (shadow.enabled && op.plan.kind === 'query') {
+    if (op.plan.kind === 'query' && shadow.sampled()) {
       const { client, variables, operationName, responded } = opts;
       shadow.offer({ entry: op.catalog(), form: op.shadowForm, client, variables, context, operationName: operationName ?? undefined, response, responded });
     }

@@ -4,7 +4,7 @@
  * number of runs, and the v6 id of a persisted one. Server-rendered like the rest of the page: no
  * script, every text from data escaped.
  */
-import type { KitOperation, MigrationKit, OperationVerdict } from './kit.js';
+import { VERDICT, type KitOperation, type MigrationKit } from './kit.js';
 import { esc } from './escape.js';
 
 /** The kit as the route shows it: without the store's name or error text. */
@@ -13,14 +13,6 @@ export type KitView = Omit<MigrationKit, 'store'> & { store: { ok: boolean } };
 export function publicKit(kit: MigrationKit): KitView {
   return { ...kit, store: { ok: kit.store.ok } };
 }
-
-const VERDICT: Record<OperationVerdict, string> = {
-  same: 'same',
-  differs: 'differs',
-  'not run': 'not run yet',
-  'not shadowed': 'not shadowed (mutation)',
-  'no v6 form': 'no v6 form: manual work',
-};
 
 function verdictOf(op: KitOperation): string {
   const s = op.shadow;

@@ -138,7 +138,8 @@ const fence = (text: string, lang = 'graphql') => {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 };
 
-const VERDICT: Record<OperationVerdict, string> = {
+/** Each verdict in a few words, for the kit's document and page. */
+export const VERDICT: Record<OperationVerdict, string> = {
   same: '✅ answers the same',
   differs: '⛔ answers differently',
   'not run': '⏳ not run yet',

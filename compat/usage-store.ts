@@ -9,6 +9,7 @@
  * server through the same Drizzle code. Each also keeps the operation catalog (`catalog.ts`),
  * written in the same batches as the counts.
  */
+import { coalesce } from './coalesce.js';
 import { byUse, catalogBounds, coalesceOperations, copyOperation, keptOperations, mergeOperation, operationKey, type CatalogBounds, type OperationQuery, type OperationRow } from './catalog.js';
 
 /** One aggregated cell: how often `client` used `coordinate` on `day`. Times are epoch ms. */
@@ -77,17 +78,8 @@ export function mergeRow(into: UsageRow | UsageTotal, row: UsageRow | UsageTotal
   if (row.lastSeen > into.lastSeen) into.lastSeen = row.lastSeen;
 }
 
-/** Rows with equal keys merged into one, sorted by key (so concurrent SQL upserts lock in one order). */
-export function coalesceRows(rows: readonly UsageRow[]): UsageRow[] {
-  const byKey = new Map<string, UsageRow>();
-  for (const row of rows) {
-    const key = rowKey(row);
-    const seen = byKey.get(key);
-    if (seen) mergeRow(seen, row);
-    else byKey.set(key, { ...row });
-  }
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
+/** Rows with equal keys merged into one, sorted by key (`coalesce`). */
+export const coalesceRows = (rows: readonly UsageRow[]): UsageRow[] => coalesce(rows, rowKey, mergeRow, (row) => ({ ...row }));
 
 /** All-time totals per coordinate × client from day rows. */
 export function totalsOf(rows: Iterable<UsageRow>): UsageTotal[] {

@@ -64,25 +64,37 @@ const step = (path: string, key: string | number) =>
 
 /** The first path where the two values differ (objects compared by keys, in any order), else undefined. */
 export function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
-  if (Object.is(a, b)) return undefined;
+  const keys: Array<string | number> = [];
+  // The path is written out only once a difference is found: a shadow run compares whole answers
+  // that are mostly the same, and a string per visited value cost more than the comparison.
+  return differs(a, b, keys) ? keys.reduce<string>(step, path) : undefined;
+}
+
+/** Whether the values differ; `keys` is left holding the path to the first difference. */
+function differs(a: unknown, b: unknown, keys: Array<string | number>): boolean {
+  if (Object.is(a, b)) return false;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      if (i >= a.length || i >= b.length) return step(path, i);
-      const found = firstDifference(a[i], b[i], step(path, i));
-      if (found) return found;
+      keys.push(i);
+      if (i >= a.length || i >= b.length || differs(a[i], b[i], keys)) return true;
+      keys.pop();
     }
-    return undefined;
+    return false;
   }
   if (isObject(a) && isObject(b)) {
-    const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !(k in a))];
-    for (const key of keys) {
-      if (!(key in a) || !(key in b)) return step(path, key);
-      const found = firstDifference(a[key], b[key], step(path, key));
-      if (found) return found;
+    for (const key of Object.keys(a)) {
+      keys.push(key);
+      if (!(key in b) || differs(a[key], b[key], keys)) return true;
+      keys.pop();
     }
-    return undefined;
+    for (const key of Object.keys(b)) {
+      if (key in a) continue;
+      keys.push(key);
+      return true;
+    }
+    return false;
   }
-  return path;
+  return true;
 }
 
 export interface Comparison {

@@ -2,20 +2,14 @@
  * `ergraph compat kit --client <name>`, run as the bin on a usage database a compat app with shadow
  * runs on wrote to: the document an operator sends each partner (issue 46.3).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compatApp, createCompatHandler, createUsageRecorder, openUsageStore } from 'ergraph/compat';
 import { createV6Handler } from '../compat/helpers.js';
-import { run, spawnCli } from './helpers.js';
+import { run, spawnCli, usageDatabase } from './helpers.js';
 
-let dir: string;
-let database: string;
+const database = usageDatabase('ergraph-kit-');
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ergraph-kit-'));
-  database = `pglite:${join(dir, 'usage')}`;
   const store = await openUsageStore(database);
   const compat = createCompatHandler(createV6Handler(), { usage: createUsageRecorder(store), shadow: { sample: 1 } });
   const app = compatApp(compat);
@@ -31,7 +25,6 @@ beforeAll(async () => {
   await store.close();
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ergraph compat kit', () => {
   it('prints the client\'s migration kit as Markdown', async () => {

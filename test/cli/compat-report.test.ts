@@ -2,21 +2,19 @@
  * `ergraph compat report`, run as the bin on a usage database a compat app wrote to — the way an
  * operator asks "may we turn v5 off?".
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compatApp, createCompatHandler, createUsageRecorder, openUsageStore } from 'ergraph/compat';
 import { lockDataDir } from '../../examples/demo/lock.js';
 import { createV6Handler } from '../compat/helpers.js';
-import { run, spawnCli } from './helpers.js';
+import { run, spawnCli, usageDatabase } from './helpers.js';
 
-let dir: string;
-let database: string;
+const database = usageDatabase('ergraph-report-');
+/** The folder the database lives in, for the paths beside it the refusals name. */
+const dir = dirname(database.slice('pglite:'.length));
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ergraph-report-'));
-  database = `pglite:${join(dir, 'usage')}`;
   // A compat app in production: requests from two clients, written through the recorder.
   const store = await openUsageStore(database);
   const recorder = createUsageRecorder(store);
@@ -29,7 +27,6 @@ beforeAll(async () => {
   await store.close();
 }, 60_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ergraph compat report', () => {
   it('prints the verdict and a table of fields and clients as Markdown', async () => {

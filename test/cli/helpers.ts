@@ -1,7 +1,11 @@
 /** Running `ergraph` in-process (through `main`) and as the real bin, with bounded waits. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { main } from '../../cli/ergraph.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -71,4 +75,11 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
       return this.exit(ms);
     },
   };
+}
+
+/** A PGlite usage database (`pglite:<dir>`) in a directory of its own, removed after the file's tests. */
+export function usageDatabase(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return `pglite:${join(dir, 'usage')}`;
 }

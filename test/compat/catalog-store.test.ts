@@ -4,8 +4,8 @@
  * bounds' defaults, with no options given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CATALOG_BYTES, DEFAULT_CATALOG_OPERATIONS, memoryUsageStore, sqlUsageStore, type OperationRow, type UsageStore } from 'ergraph/compat';
-import { databaseTargets, type TestDatabase } from '../orm/databases.js';
+import { DEFAULT_CATALOG_BYTES, DEFAULT_CATALOG_OPERATIONS, type OperationRow, type UsageStore } from 'ergraph/compat';
+import { usageStoreTargets } from './store-targets.js';
 
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 
@@ -28,21 +28,7 @@ function op(client: string, id: string, count: number, extra: Partial<OperationR
   };
 }
 
-interface Target {
-  name: string;
-  open(): Promise<{ store: UsageStore; close(): Promise<void> }>;
-}
-
-const targets: Target[] = [
-  { name: 'memory', open: async () => ({ store: memoryUsageStore(), close: async () => undefined }) },
-  ...(await databaseTargets()).map((t) => ({
-    name: t.name,
-    async open() {
-      const db: TestDatabase = await t.open();
-      return { store: sqlUsageStore(db.db, { description: t.name }), close: () => db.close() };
-    },
-  })),
-];
+const targets = await usageStoreTargets();
 
 it('documents its defaults: 1000 operations, 4 MiB of texts', () => {
   expect([DEFAULT_CATALOG_OPERATIONS, DEFAULT_CATALOG_BYTES]).toEqual([1000, 4 * 1024 * 1024]);

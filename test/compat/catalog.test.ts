@@ -139,15 +139,17 @@ describe('the recorder buffers operations between writes as a catalog keeps them
   it(`holds ${DEFAULT_CATALOG_OPERATIONS} new operations; uses of one more are counted as dropped`, async () => {
     const store = memoryUsageStore();
     const usage = createUsageRecorder(store, { flushIntervalMs: 60_000 });
-    for (let i = 0; i <= DEFAULT_CATALOG_OPERATIONS; i++) usage.record(['Query.userGetAll'], 'web', entry(i));
-    usage.record(['Query.userGetAll'], 'web', entry(0));
+    // One entry per prepared operation, as the handler keeps them.
+    const entries = Array.from({ length: DEFAULT_CATALOG_OPERATIONS + 2 }, (_, i) => entry(i));
+    for (let i = 0; i <= DEFAULT_CATALOG_OPERATIONS; i++) usage.record(['Query.userGetAll'], 'web', entries[i]);
+    usage.record(['Query.userGetAll'], 'web', entries[0]);
     expect(usage.status().droppedOperations).toBe(1);
     await usage.flush();
     const kept = await store.readOperations!();
     expect(kept).toHaveLength(DEFAULT_CATALOG_OPERATIONS);
-    expect(kept[0]).toMatchObject({ operationId: entry(0).operationId, count: 2 });
+    expect(kept[0]).toMatchObject({ operationId: entries[0]!.operationId, count: 2 });
     // Written: the buffer has room again.
-    usage.record(['Query.userGetAll'], 'web', entry(DEFAULT_CATALOG_OPERATIONS + 1));
+    usage.record(['Query.userGetAll'], 'web', entries[DEFAULT_CATALOG_OPERATIONS + 1]);
     expect(usage.status().droppedOperations).toBe(1);
     await usage.close();
   });

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryUsageStore, openUsageStore, sqlUsageStore, type UsageRow, type UsageStore } from 'ergraph/compat';
-import { databaseTargets, type TestDatabase } from '../orm/databases.js';
+import { openUsageStore, type UsageRow, type UsageStore } from 'ergraph/compat';
+import { usageStoreTargets } from './store-targets.js';
 
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 const row = (coordinate: string, client: string, day: string, count: number, firstSeen: number, lastSeen = firstSeen): UsageRow => ({
@@ -17,21 +17,7 @@ const row = (coordinate: string, client: string, day: string, count: number, fir
 
 const sortRows = (rows: UsageRow[]) => [...rows].sort((a, b) => `${a.day}${a.client}${a.coordinate}`.localeCompare(`${b.day}${b.client}${b.coordinate}`));
 
-interface Target {
-  name: string;
-  open(): Promise<{ store: UsageStore; close(): Promise<void> }>;
-}
-
-const targets: Target[] = [
-  { name: 'memory', open: async () => ({ store: memoryUsageStore(), close: async () => undefined }) },
-  ...(await databaseTargets()).map((t) => ({
-    name: t.name,
-    async open() {
-      const db: TestDatabase = await t.open();
-      return { store: sqlUsageStore(db.db, { description: t.name }), close: () => db.close() };
-    },
-  })),
-];
+const targets = await usageStoreTargets();
 
 // PGlite opens in seconds, more on a busy machine: a minute per test bounds it without flaking.
 describe.each(targets)('usage store on $name', { timeout: 60_000 }, (target) => {

@@ -23,6 +23,7 @@ import { catalog, type CatalogEntry } from './catalog.js';
 import { renderHelp, type HelpOption, type HelpSpec } from './cli-help.js';
 import type { RunArgs } from './cli-run.js';
 import { EXIT } from './exit.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './verify/endpoint.js';
 import { KNOWN_VERSIONS, knownVersion } from './versions.js';
 
 export { EXIT } from './exit.js';
@@ -63,6 +64,7 @@ const VERIFY_OPTIONS = {
   'target-env': { type: 'string', describe: 'the non-production environment --mutations may change (a --url host that does not look like a test host must be named here)' },
   variables: { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' },
   base: { type: 'string', describe: "on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree's migrated ones" },
+  'max-response-bytes': { type: 'number', describe: `--url: the largest answer read, in bytes (default ${DEFAULT_MAX_RESPONSE_BYTES}, ${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20} MiB); a larger one is not read and its operation is not run` },
 } as const satisfies Record<string, HelpOption>;
 
 const UPGRADE_OPTIONS = {
@@ -174,6 +176,7 @@ async function parserFor(argv: readonly string[], io: CliIO, setCode: (code: num
             report: a.report as string | undefined,
             base: a.base as string | undefined,
             keepResponseKeys: a.keepResponseKeys !== false,
+            maxResponseBytes: a.maxResponseBytes as number | undefined,
           },
           io,
         ));

@@ -22,7 +22,7 @@ import { DOCUMENT_HINT } from './untagged.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
-import { describeMoves, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { describeMoves, EXPORTED, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
 import { clientCaches } from './reads/client-caches.js';
@@ -30,6 +30,7 @@ import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
 import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
 import { rememberText } from '../lib/program.js';
+import { notingOtherFiles } from '../lib/alone.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
 import { fileChanges } from '../lib/changes.js';
@@ -234,7 +235,10 @@ const scripts = scriptTransform<unknown>(
       const lifting = options.writing ?? (options.diskBehind ? NOTHING : undefined);
       let fields: MovedField[] = [];
       try {
-        const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, lifting));
+        // Migrated alone (jscodeshift), an exported document's importers are other files' runs: its marker says the whole run follows
+        // them (a component's exports it does not follow: their marker is the run's too).
+        const documents = notingOtherFiles(ch, options.alone && !isSfc(file), 'v5-to-v6', new RegExp(`^${EXPORTED}`));
+        const rewritten = rewriteDocuments(documents, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing, options.alone), followed, lifting));
         fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
         moveTypedReads(ch, checked, schema, marked, followed, markedAt);

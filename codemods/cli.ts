@@ -5,7 +5,8 @@
  * Exit codes: 0 done · 1 errors (unparsable files, a write the git guard refuses, I/O) · 2 usage ·
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
  * 4 `verify` found an operation whose v6 answer differs from its v5 one · 5 `verify` did not run
- * every operation it found, or found none (docs/migration.md lists every option and code).
+ * every operation it found, or found none · 130/143 stopped by SIGINT/SIGTERM while writing
+ * (docs/migration.md lists every option and code).
  *
  * `--help`, `list` and `--version` (`-v`) given alone answer from the steps' metadata and the table below,
  * without yargs (its help layout measures every word: cli-help.ts); everything else, usage errors
@@ -22,6 +23,7 @@ import { catalog, type CatalogEntry } from './catalog.js';
 import { renderHelp, type HelpOption, type HelpSpec } from './cli-help.js';
 import type { RunArgs } from './cli-run.js';
 import { EXIT } from './exit.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './verify/endpoint.js';
 import { KNOWN_VERSIONS, knownVersion } from './versions.js';
 
 export { EXIT } from './exit.js';
@@ -62,6 +64,7 @@ const VERIFY_OPTIONS = {
   'target-env': { type: 'string', describe: 'the non-production environment --mutations may change (a --url host that does not look like a test host must be named here)' },
   variables: { type: 'string', describe: 'JSON file of operation name → variables, for operations with required variables' },
   base: { type: 'string', describe: "on a migrated tree: the git ref before the migration; its v5 documents are paired with the work tree's migrated ones" },
+  'max-response-bytes': { type: 'number', describe: `--url: the largest answer read, in bytes (default ${DEFAULT_MAX_RESPONSE_BYTES}, ${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20} MiB); a larger one is not read and its operation is not run` },
 } as const satisfies Record<string, HelpOption>;
 
 const UPGRADE_OPTIONS = {
@@ -80,7 +83,7 @@ const HELP: HelpSpec = {
     ...catalog.map((t) => ({ command: `${t.name} <paths..>`, describe: `${t.from} → ${t.to}: ${t.description}` })),
   ],
   options: OPTIONS,
-  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was).',
+  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was), 130/143 stopped by SIGINT/SIGTERM while writing (the file being written finished, the report written).',
 };
 const describeOf = (command: string) => HELP.commands.find((c) => c.command === command)!.describe;
 
@@ -173,6 +176,7 @@ async function parserFor(argv: readonly string[], io: CliIO, setCode: (code: num
             report: a.report as string | undefined,
             base: a.base as string | undefined,
             keepResponseKeys: a.keepResponseKeys !== false,
+            maxResponseBytes: a.maxResponseBytes as number | undefined,
           },
           io,
         ));

@@ -22,7 +22,7 @@ import { DOCUMENT_HINT } from './untagged.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
-import { clientsIn, describeMoves, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { clientsIn, describeMoves, EXPORTED, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
 import { importedClient, importedOrigin } from './reads/client-facts.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
@@ -31,6 +31,7 @@ import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
 import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
 import { rememberText } from '../lib/program.js';
+import { notingOtherFiles } from '../lib/alone.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
 /**
@@ -244,10 +245,13 @@ const scripts = scriptTransform<unknown>(
       const lifting = options.writing ?? (options.diskBehind ? NOTHING : undefined);
       let fields: MovedField[] = [];
       try {
-        const base = applyHooks(sf, project, cross, options.writing);
+        // Migrated alone (jscodeshift), an exported document's importers are other files' runs: its marker says the whole run follows
+        // them (a component's exports it does not follow: their marker is the run's too).
+        const documents = notingOtherFiles(ch, options.alone && !isSfc(file), 'v5-to-v6', new RegExp(`^${EXPORTED}`));
+        const base = applyHooks(sf, project, cross, options.writing, options.alone);
         // Clients of the project's own in other files: what their calls give (reads/clients.ts).
         const hooks: CrossHooks | undefined = base && { ...base, clients: (_, local, member, index) => importedClient(project, cross, file, local, member, index) };
-        const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, hooks, followed, lifting));
+        const rewritten = rewriteDocuments(documents, file, options, found.pending, found.foreign, typedHooks(sf, checked, hooks, followed, lifting));
         fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
         moveTypedReads(ch, checked, schema, marked, followed, markedAt);

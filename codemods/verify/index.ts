@@ -18,6 +18,7 @@ import { EXIT } from '../exit.js';
 import { pairWithBase } from './base.js';
 import { casesOf, isCase, type NotRun, type VerifyCase } from './cases.js';
 import { compareAnswers, valueAt, type Answer } from '../../compat/v6-form/answers.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, EndpointError } from './endpoint.js';
 import { findDocuments } from './find.js';
 import { checkMutationTarget } from './guard.js';
 import { summarize, summaryLine, toJson, toMarkdown, unprovenLine, verdictLine, type DocumentVerdict, type Verdict } from './report.js';
@@ -37,6 +38,8 @@ export interface VerifyArgs {
   base?: string;
   /** As `v5-to-v6 --no-keep-response-keys` migrated (or will migrate) them. */
   keepResponseKeys: boolean;
+  /** `--url`: the largest answer read (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 type Variables = Record<string, Record<string, unknown>>;
@@ -57,6 +60,14 @@ function checkArgs(args: VerifyArgs): void {
   if (args.paths.length === 0) throw new UsageError('no paths given');
   if (!args.app === !args.url) throw new UsageError('give the app to run against: --app <module> (in this process) or --url <base> (a running server)');
   if (args.url && !/^https?:\/\//i.test(args.url)) throw new UsageError(`--url must be an http(s) URL: ${args.url}`);
+  // The endpoints are <url>/graphql[/v5]: a query or fragment would swallow that path, and fetch refuses credentials.
+  if (args.url && !URL.canParse(args.url)) throw new UsageError(`--url is not a URL: ${args.url}`);
+  if (args.url && ((u) => u.username || u.password || u.search || u.hash)(new URL(args.url)))
+    throw new UsageError(`--url names the server's base address, without credentials, query or fragment: ${args.url}`);
+  if (args.maxResponseBytes !== undefined) {
+    if (!args.url) throw new UsageError('--max-response-bytes bounds the answers of a --url server: with --app there are none');
+    if (!Number.isSafeInteger(args.maxResponseBytes) || args.maxResponseBytes < 1) throw new UsageError(`--max-response-bytes must be a whole number of bytes, at least 1: ${args.maxResponseBytes}`);
+  }
   if (args.report && !/\.(json|md)$/.test(args.report)) throw new UsageError(`--report must end in .json or .md: ${args.report}`);
   checkMutationTarget({ mutations: args.mutations, targetEnv: args.targetEnv, url: args.url });
 }
@@ -81,7 +92,7 @@ async function run(c: VerifyCase, target: Target, args: VerifyArgs, variables: V
     if (!compared.path) return { verdict: 'same' };
     return { verdict: 'differs', path: compared.path, v5: valueAt(compared.v5, compared.path), v6: valueAt(compared.v6, compared.path) };
   } catch (error) {
-    return { verdict: 'not run', cause: 'failed', reason: (error as Error).message.split('\n')[0]! };
+    return { verdict: 'not run', cause: error instanceof EndpointError ? error.fault : 'failed', reason: (error as Error).message.split('\n')[0]! };
   }
 }
 
@@ -110,7 +121,7 @@ export async function verify(args: VerifyArgs, io: CommandIO): Promise<number> {
   const variables = readVariables(args.variables, io.cwd);
   const current = findDocuments(args.paths, io.cwd, args.ignore);
   const found = args.base ? pairWithBase(args.base, args.paths, io.cwd, args.ignore, current) : current;
-  const target = args.app ? await appTarget(args.app, io.cwd, found.mapping) : await urlTarget(args.url!);
+  const target = args.app ? await appTarget(args.app, io.cwd, found.mapping) : await urlTarget(args.url!, args.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
   const verdicts: DocumentVerdict[] = [];
   try {
     for (const doc of found.documents) {

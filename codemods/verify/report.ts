@@ -2,7 +2,7 @@
 import type { SkippedEntry } from '../runner/files.js';
 
 /** Why an operation was not run, as the summary counts it. */
-export type NotRunCause = 'mutation' | 'subscription' | 'variables' | 'unresolved' | 'manual' | 'unpaired' | 'parse' | 'refused' | 'failed';
+export type NotRunCause = 'mutation' | 'subscription' | 'variables' | 'unresolved' | 'manual' | 'unpaired' | 'parse' | 'refused' | 'redirected' | 'oversized' | 'failed';
 
 export type Verdict =
   | { verdict: 'same' }
@@ -19,6 +19,8 @@ const CAUSES: Record<NotRunCause, [one: string, many: string]> = {
   unpaired: ['is not paired with the base commit', 'are not paired with the base commit'],
   parse: ['does not parse', 'do not parse'],
   refused: ['was refused by the endpoint (no data)', 'were refused by the endpoint (no data)'],
+  redirected: ['was redirected (verify follows no redirect: give --url the address it points to)', 'were redirected (verify follows no redirect: give --url the address they point to)'],
+  oversized: ['got an answer larger than --max-response-bytes', 'got answers larger than --max-response-bytes'],
   failed: ['got no GraphQL answer', 'got no GraphQL answer'],
 };
 

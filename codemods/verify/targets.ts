@@ -4,14 +4,15 @@
  * compat.ts; old persisted ids through the run's `.v6-map.json` files) and the v6 document
  * through the handler itself.
  * `--url <base>`: a running server, POSTing to `<base>/graphql/v5` (compat, as the README mounts
- * it) and `<base>/graphql` (v6).
+ * it) and `<base>/graphql` (v6), its schema from `<base>/graphql`'s introspection; only to that
+ * origin, no redirect followed, every answer bounded (endpoint.ts).
  */
 import { resolve } from 'node:path';
-import type { GraphQLSchema } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { PersistedMapping } from '../../compat/persisted.js';
 import { appGraphs, type Handlerish } from '../v5-to-v6/sources.js';
 import { checkProjectErgraph, projectCompat, type ProjectCompat } from './compat.js';
-import { loadSchema } from '../v5-to-v6/schema.js';
+import { EndpointError, originClient } from './endpoint.js';
 import type { Answer } from '../../compat/v6-form/answers.js';
 
 export interface Request {
@@ -61,40 +62,46 @@ export async function appTarget(app: string, cwd: string, mapping: PersistedMapp
   };
 }
 
-const TIMEOUT_MS = 30_000;
-
-async function post(url: string, body: Record<string, unknown>): Promise<Answer> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', 'x-client-name': 'ergraph-migrate verify' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new Error(`POST ${url}: ${(error as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : (error as Error).message}`);
-  }
-  const text = await response.text();
+/** A GraphQL answer of `post`, whatever its status (graphql-response+json answers request errors with 4xx). */
+async function graphqlPost(post: ReturnType<typeof originClient>, url: string, body: Record<string, unknown>): Promise<Answer> {
+  const { status, text } = await post(url, body);
   try {
     const json = JSON.parse(text) as Answer;
-    // A GraphQL answer, whatever its status (graphql-response+json answers request errors with 4xx).
     if (json && typeof json === 'object' && ('data' in json || 'errors' in json)) return json;
   } catch {
     // Not JSON: said below with the status.
   }
-  throw new Error(`POST ${url} answered HTTP ${response.status}, not a GraphQL response`);
+  throw new EndpointError(`POST ${url} answered HTTP ${status}, not a GraphQL response`, 'failed');
 }
 
-/** A running server: compat at `<base>/graphql/v5`, v6 at `<base>/graphql`. */
-export async function urlTarget(base: string): Promise<Target> {
+/** The v6 schema from the server's own introspection, through the same one-origin client as the documents. */
+async function introspect(post: ReturnType<typeof originClient>, url: string): Promise<GraphQLSchema> {
+  const answer = await graphqlPost(post, url, { query: getIntrospectionQuery() });
+  const data = answer.data as IntrospectionQuery | null | undefined;
+  if (!data || typeof data !== 'object' || !('__schema' in data)) {
+    const errors = Array.isArray(answer.errors) ? (answer.errors as { message?: unknown }[]).map((e) => String(e?.message)).join('; ') : '';
+    throw new EndpointError(`POST ${url}: introspection answered no schema${errors ? `: ${errors}` : ''}`, 'failed');
+  }
+  try {
+    return buildClientSchema(data);
+  } catch (error) {
+    throw new EndpointError(`POST ${url}: invalid introspection result: ${(error as Error).message}`, 'failed');
+  }
+}
+
+/**
+ * A running server: compat at `<base>/graphql/v5`, v6 at `<base>/graphql`, every request to the
+ * origin of `base` only (the one the production guard approved), answers read up to `maxResponseBytes`.
+ */
+export async function urlTarget(base: string, maxResponseBytes: number): Promise<Target> {
   const root = base.replace(/\/+$/, '');
-  const schema = await loadSchema(`${root}/graphql`);
+  const post = originClient(root, maxResponseBytes);
+  const schema = await introspect(post, `${root}/graphql`);
   return {
     name: root,
     schemas: [schema],
-    v5: ({ query, variables, operationName }) => post(`${root}/graphql/v5`, { query, variables, operationName }),
-    v6: ({ query, variables, operationName }) => post(`${root}/graphql`, { query, variables, operationName }),
+    v5: ({ query, variables, operationName }) => graphqlPost(post, `${root}/graphql/v5`, { query, variables, operationName }),
+    v6: ({ query, variables, operationName }) => graphqlPost(post, `${root}/graphql`, { query, variables, operationName }),
     close: async () => {},
   };
 }

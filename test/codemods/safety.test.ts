@@ -86,6 +86,48 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(readFileSync(join(outside, 'r.md'), 'utf8')).toContain('diagram.ts: had 2 hard links: written as a new file (--follow-hardlinks)');
   });
 
+  it('lists no manual work of a file held back for its hard links (its TODOs are in no file); --follow-hardlinks migrates it and lists them', () => {
+    const outside = temp('ergraph-safety-outside-');
+    const dir = repo({}, 'v4-to-v5/manual');
+    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
+    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
+    const held = migrate(dir, 'v4-to-v5', '.', '--fail-on-manual', '--report', join(outside, 'r.json'));
+    expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place, .*; left unmigrated, so its manual work is listed once it is migrated; --follow-hardlinks/);
+    expect(held.out).not.toContain('manual: diagram.ts');
+    expect(held.code).toBe(0);
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
+    const report = JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ changed: 0, manual: 0, skipped: 1 });
+    expect(report.files.find((f: { file: string }) => f.file === 'diagram.ts')).toMatchObject({ changed: false, manual: [], transforms: [] });
+
+    const copied = migrate(dir, 'v4-to-v5', '.', '--fail-on-manual', '--follow-hardlinks');
+    expect(copied.out).toMatch(/manual: diagram\.ts:5:23 \[v4-to-v5\] ErDiagram: spread options/);
+    expect(copied.code).toBe(3);
+  });
+
+  it('escapes control characters of a file name in every printed line and the Markdown report, so a name cannot forge lines', () => {
+    const name = 'evil\n| forged | row |\n## Changed files\r\t\u001b[2Jx.ts';
+    const dir = repo({ [name]: readFileSync(join(FIXTURES, 'v4-to-v5/manual/input/diagram.ts')) });
+    const escaped = 'evil\\n| forged | row |\\n## Changed files\\r\\t\\e[2Jx.ts';
+    const { code, out, err } = migrate(dir, 'v4-to-v5', '.', '--report', 'r.md');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const printed = out.split('\n');
+    expect(printed.filter((l) => l.startsWith('manual: '))).toHaveLength(3);
+    expect(printed).toContain(`manual: ${escaped}:5:23 [v4-to-v5] ErDiagram: spread options cannot be migrated safely (configs → entities)`);
+    expect(out).not.toMatch(/[\u001b\r\t]/);
+    const md = readFileSync(join(dir, 'r.md'), 'utf8');
+    const lines = md.split('\n');
+    // Each table row and list item stays one line: the name's own newlines forge no row or heading.
+    expect(lines.filter((l) => l.startsWith('| forged'))).toEqual([]);
+    expect(lines.filter((l) => l === '## Changed files')).toHaveLength(1);
+    expect(lines).toContain(`| \`${escaped.replace(/\|/g, '\\|')}:5:23\` | v4-to-v5 | ErDiagram: spread options cannot be migrated safely (configs → entities) |`);
+    expect(lines).toContain(`- \`${escaped}\` (v4-to-v5)`);
+    expect(md).not.toMatch(/[\u001b\r\t]/);
+    // The file itself was migrated under its real name.
+    expect(readFileSync(join(dir, name), 'utf8')).toContain('// TODO(ergraph-migrate): ErDiagram: spread options');
+  });
+
   it('a dry run reports a file with another hard link as the run would hold it back (the links the listing saw)', () => {
     const outside = temp('ergraph-safety-outside-');
     const dir = repo({}, 'v4-to-v5/configs');
@@ -101,7 +143,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
   });
 
-  it('reports every path it skips: a linked directory, a link loop, a dangling link, a FIFO', () => {
+  it('reports every path it skips: a linked directory, a link loop, a dangling link, a FIFO, a link to a device', () => {
     const outside = temp('ergraph-safety-outside-');
     writeFileSync(join(outside, 'far.ts'), "import { ErDiagram } from 'ergraph';\nexport const d = new ErDiagram({ configs: [] });\n");
     const dir = repo({}, 'v4-to-v5/configs');
@@ -113,6 +155,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     writeFileSync(join(dir, 'odd', 'data.json'), '{}');
     symlinkSync('data.json', join(dir, 'odd', 'data-link.json'));
     execFileSync('mkfifo', [join(dir, 'odd', 'pipe.ts')]);
+    symlinkSync('/dev/zero', join(dir, 'odd', 'zero.ts'));
     const { code, err } = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--report', join(outside, 'r.json'));
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8'));
@@ -123,6 +166,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
       'odd/loop-a': expect.stringMatching(/^symbolic link loop/),
       'odd/loop-b': expect.stringMatching(/^symbolic link loop/),
       'odd/pipe.ts': 'named pipe (FIFO): not a regular file, not read',
+      'odd/zero.ts': 'symbolic link to a character device (→ /dev/zero): not a regular file, not followed',
     });
     for (const file of Object.keys(reasons)) expect(err).toContain(`skipped: ${file}: `);
     expect(err).not.toContain('far.ts');

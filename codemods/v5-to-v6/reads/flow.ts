@@ -58,6 +58,29 @@ function resultMember(key: string): Shape | 'plain' | undefined {
   return RESULT_PLAIN.has(key) ? 'plain' : undefined;
 }
 
+/** `any`, `unknown`, or a union of them with `null`/`undefined`: a type naming no field. */
+function untyped(type: ts.TypeNode): boolean {
+  if (type.kind === ts.SyntaxKind.AnyKeyword || type.kind === ts.SyntaxKind.UnknownKeyword || type.kind === ts.SyntaxKind.UndefinedKeyword) return true;
+  if (ts.isLiteralTypeNode(type)) return type.literal.kind === ts.SyntaxKind.NullKeyword;
+  return ts.isUnionTypeNode(type) && type.types.every(untyped);
+}
+
+/**
+ * `{ data?: any; loading: boolean }`: a result's type whose data is untyped and whose other
+ * members carry no data names nothing of the v5 shape, so there is nothing to regenerate (issue 43.6).
+ */
+function untypedResult(type: ts.TypeNode): boolean {
+  if (!ts.isTypeLiteralNode(type)) return false;
+  return type.members.every((m) => {
+    const key = keyText(m.name);
+    if (key === 'data' || key === 'previousData') return ts.isPropertySignature(m) && (!m.type || untyped(m.type));
+    return key !== undefined && resultMember(key) === 'plain';
+  });
+}
+
+/** A parameter's type for a value of `shape` that names nothing of the v5 shape: nothing to rewrite or regenerate. */
+export const namesNoField = (type: ts.TypeNode, shape: 'data' | 'result'): boolean => untyped(type) || (shape === 'result' && untypedResult(type));
+
 /** The callback's first (or `index`th) parameter receives `shape`. */
 export function bindParameter(r: Reads, callback: ts.Node | undefined, index: number, shape: Shape): void {
   if (!callback) return;

@@ -161,11 +161,34 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   r.todo(call, `the document is given to \`${name ?? 'a call'}\`, which the migration cannot follow to the code reading its result`);
 }
 
+/**
+ * `refetchQueries: [Q]` or `[{ query: Q }]` (also returned by a function) in an Apollo file: the
+ * refetched result goes to the cache, and only the document's other uses (`useQuery(Q)`,
+ * `readQuery`) read it there — each followed or marked on its own. `item` is the array's element.
+ */
+function refetched(r: Reads, item: ts.Node): boolean {
+  const list = outer(item).parent;
+  if (!ts.isArrayLiteralExpression(list) || !fileUses(r, APOLLO)) return false;
+  let holder: ts.Node | undefined = outer(list).parent;
+  // `refetchQueries: () => [{ query: Q }]`, `refetchQueries(result) { return [Q]; }`
+  if (ts.isArrowFunction(holder) && holder.body === outer(list)) holder = outer(holder).parent;
+  else if (ts.isReturnStatement(holder)) {
+    const fn = ts.findAncestor(holder, (n) => ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isMethodDeclaration(n));
+    holder = fn && ts.isMethodDeclaration(fn) ? fn : fn && outer(fn).parent;
+  }
+  return !!holder && (ts.isPropertyAssignment(holder) || ts.isMethodDeclaration(holder)) && keyText(holder.name) === 'refetchQueries';
+}
+
+/** The marker of an exported document whose importers the run does not follow. */
+export const EXPORTED = 'the document is exported: the modules importing it read its result';
+
 /** Where one use of the document (its variable, or the document itself) leads. */
 export function useOf(r: Reads, use: ts.Node): void {
   const node = outer(use);
   const p = node.parent;
   if (ts.isCallExpression(p) && p.arguments.includes(node as ts.Expression)) return positional(r, p, p.arguments.indexOf(node as ts.Expression));
+  const asQuery = ((ts.isPropertyAssignment(p) && p.initializer === node) || ts.isShorthandPropertyAssignment(p)) && keyText(p.name) === 'query';
+  if (refetched(r, asQuery ? p.parent : node)) return r.ch.note(node, `refetched into Apollo's cache, where the document's other uses read it: ${r.summary}`);
   if ((ts.isPropertyAssignment(p) && p.initializer === node) || ts.isShorthandPropertyAssignment(p)) {
     const literal = p.parent;
     const key = keyText(p.name);
@@ -174,7 +197,7 @@ export function useOf(r: Reads, use: ts.Node): void {
   }
   if (ts.isTemplateSpan(p)) return r.todo(p.parent, 'a document interpolated into another one: the code reading that one\'s result must follow');
   if (ts.isExportSpecifier(p) && ts.isIdentifier(node) && r.exports?.(r, node.text)) return;
-  if (ts.isExportSpecifier(p) || ts.isExportAssignment(p)) return r.todo(p, 'the document is exported: the modules importing it read its result');
+  if (ts.isExportSpecifier(p) || ts.isExportAssignment(p)) return r.todo(p, EXPORTED);
   r.todo(node, 'the document is used where the migration cannot follow it to the code reading its result');
 }
 
@@ -255,7 +278,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length) r.todo(decl.type, `the type \`${decl.type.getText(sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
   const statement = decl.parent.parent;
   const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-  if (exported && !r.exports?.(r, decl.name.text)) r.todo(docNode, 'the document is exported: the modules importing it read its result');
+  if (exported && !r.exports?.(r, decl.name.text)) r.todo(docNode, EXPORTED);
   const refs = referencesOf(decl.name);
   if (!refs) return r.todo(docNode, `\`${decl.name.text}\` is declared more than once here`);
   if (!exported && r.component && ts.isVariableStatement(statement) && ts.isSourceFile(statement.parent)) r.todo(docNode, `the component's markup may use \`${decl.name.text}\``);

@@ -3,7 +3,9 @@
  * `data.User.userGetAll`, the code in the same file that reads the operation's result is found
  * (the document's variable → the client call that runs it → the value that call gives) and its
  * reads are rewritten: property access, optional chains, element access and destructuring.
- * Clients known: Apollo Client, urql, graphql-request, Relay, and `fetch` of a JSON body.
+ * Clients known: Apollo Client, urql, graphql-request, Relay, `fetch` (or Hono's `app.request`) of
+ * a JSON body, ergraph's `GraphQLHandler#execute`, and the project's own functions over them
+ * (`clients.ts`).
  * Whatever the pass cannot prove (an exported document, a result handed to other code, a client
  * it does not know) gets a marker naming the moved paths and counts as manual work.
  */

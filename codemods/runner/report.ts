@@ -57,7 +57,7 @@ export function fileDiff(file: string, before: string, after: string, timeout = 
 export function unifiedDiffs(report: MigrationReport): string {
   return report.files
     .filter((f) => f.changed)
-    .map((f) => fileDiff(printable(f.file), f.before, f.after))
+    .map((f) => fileDiff(f.file, f.before, f.after))
     .join('');
 }
 
@@ -92,8 +92,8 @@ const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t',
  * A name or a reason as one line of text (issue 45.6): every control character — newline, CR,
  * tab, ESC, the rest of C0, DEL, C1 — and the Unicode line and paragraph separators written as an
  * escape. A file named `a\n| x |` or holding terminal escapes then stays inside its own line and
- * cell of the Markdown report, the printed lines and the diff headers, and cannot forge others;
- * the JSON report has JSON's own escapes and the names as they are.
+ * cell of the Markdown report and the printed lines, and cannot forge others; the JSON report has
+ * JSON's own escapes, and jsdiff quotes such a name in a diff header as git does (`"a/x\ny"`).
  */
 export function printable(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -41,6 +41,16 @@ function migrate(cwd: string, ...argv: string[]): { code: number | null; out: st
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
+/** A fixture's diagram.ts with a second name outside the repository, and a run over the repository. */
+function hardLinked(fixture: string, ...argv: string[]) {
+  const outside = temp('ergraph-safety-outside-');
+  const dir = repo({}, fixture);
+  const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
+  linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
+  const held = migrate(dir, ...argv.map((a) => a.replace('<outside>', outside)));
+  return { outside, dir, original, held };
+}
+
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -65,11 +75,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
   });
 
   it('does not rewrite a file with another hard link in place; --follow-hardlinks writes a new file and says so', () => {
-    const outside = temp('ergraph-safety-outside-');
-    const dir = repo({}, 'v4-to-v5/configs');
-    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
-    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
-    const held = migrate(dir, 'v4-to-v5', '.', '--report', join(outside, 'r.json'));
+    const { outside, dir, original, held } = hardLinked('v4-to-v5/configs', 'v4-to-v5', '.', '--report', '<outside>/r.json');
     expect(held.code).toBe(0);
     expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place/);
     expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
@@ -87,11 +93,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
   });
 
   it('lists no manual work of a file held back for its hard links (its TODOs are in no file); --follow-hardlinks migrates it and lists them', () => {
-    const outside = temp('ergraph-safety-outside-');
-    const dir = repo({}, 'v4-to-v5/manual');
-    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
-    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
-    const held = migrate(dir, 'v4-to-v5', '.', '--fail-on-manual', '--report', join(outside, 'r.json'));
+    const { outside, dir, original, held } = hardLinked('v4-to-v5/manual', 'v4-to-v5', '.', '--fail-on-manual', '--report', '<outside>/r.json');
     expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place, .*; left unmigrated, so its manual work is listed once it is migrated; --follow-hardlinks/);
     expect(held.out).not.toContain('manual: diagram.ts');
     expect(held.code).toBe(0);
@@ -109,6 +111,10 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     const name = 'evil\n| forged | row |\n## Changed files\r\t\u001b[2Jx.ts';
     const dir = repo({ [name]: readFileSync(join(FIXTURES, 'v4-to-v5/manual/input/diagram.ts')) });
     const escaped = 'evil\\n| forged | row |\\n## Changed files\\r\\t\\e[2Jx.ts';
+    const dry = migrate(dir, 'v4-to-v5', '.', '--dry-run');
+    expect(dry.out.split('\n').filter((l) => l.startsWith('| forged') || l.startsWith('## '))).toEqual([]);
+    // The diff's headers quote such a name as git does, so `git apply` takes the patch.
+    expect(dry.out).toContain('--- "a/evil\\n| forged | row |\\n## Changed files\\r\\t\\033[2Jx.ts"\n');
     const { code, out, err } = migrate(dir, 'v4-to-v5', '.', '--report', 'r.md');
     expect(err).toBe('');
     expect(code).toBe(0);
@@ -129,11 +135,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
   });
 
   it('a dry run reports a file with another hard link as the run would hold it back (the links the listing saw)', () => {
-    const outside = temp('ergraph-safety-outside-');
-    const dir = repo({}, 'v4-to-v5/configs');
-    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
-    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
-    const held = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--report', join(outside, 'r.json'));
+    const { outside, dir, original, held } = hardLinked('v4-to-v5/configs', 'v4-to-v5', '.', '--dry-run', '--report', '<outside>/r.json');
     expect(held.code).toBe(0);
     expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place/);
     expect(JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8')).summary).toMatchObject({ changed: 0, skipped: 1, errors: 0 });

@@ -23,25 +23,32 @@ function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
 }
 
-/** A committed repository whose src/ holds a real file and every kind of troublesome entry. */
-function tree(): { repo: string; outside: string } {
+/** A committed repository with src/ filled by `fill`, and outside it a directory holding secret.ts. */
+function committed(fill: (src: string, outside: string) => void): { repo: string; outside: string } {
   const base = mkdtempSync(join(root, 'case-'));
   const outside = join(base, 'outside');
   mkdirSync(outside);
   writeFileSync(join(outside, 'secret.ts'), V4);
   const repo = join(base, 'repo');
   mkdirSync(join(repo, 'src'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'a.ts'), V4);
-  symlinkSync(join(outside, 'secret.ts'), join(repo, 'src', 'link-out.ts'));
-  symlinkSync('a.ts', join(repo, 'src', 'alias.ts'));
-  symlinkSync('missing.ts', join(repo, 'src', 'dangling.ts'));
-  symlinkSync('loop2.ts', join(repo, 'src', 'loop1.ts'));
-  symlinkSync('loop1.ts', join(repo, 'src', 'loop2.ts'));
-  symlinkSync(outside, join(repo, 'src', 'outside-dir'));
+  fill(join(repo, 'src'), outside);
   git(repo, 'init', '-q');
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'v4');
   return { repo, outside };
+}
+
+/** src/ holds a real file and every kind of troublesome entry. */
+function tree(): { repo: string; outside: string } {
+  return committed((src, outside) => {
+    writeFileSync(join(src, 'a.ts'), V4);
+    symlinkSync(join(outside, 'secret.ts'), join(src, 'link-out.ts'));
+    symlinkSync('a.ts', join(src, 'alias.ts'));
+    symlinkSync('missing.ts', join(src, 'dangling.ts'));
+    symlinkSync('loop2.ts', join(src, 'loop1.ts'));
+    symlinkSync('loop1.ts', join(src, 'loop2.ts'));
+    symlinkSync(outside, join(src, 'outside-dir'));
+  });
 }
 
 const run = (cwd: string, args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
@@ -120,19 +127,11 @@ async function runPaused(cwd: string, args: string[], whilePaused: (child: Retur
   return { code, signal, stdout, stderr, paused };
 }
 
-/** A committed repository with three v4 files under src/ and a file outside it. */
+/** src/ holds three v4 files. */
 function three(): { repo: string; outside: string } {
-  const base = mkdtempSync(join(root, 'write-'));
-  const outside = join(base, 'outside');
-  mkdirSync(outside);
-  writeFileSync(join(outside, 'secret.ts'), V4);
-  const repo = join(base, 'repo');
-  mkdirSync(join(repo, 'src'), { recursive: true });
-  for (const name of ['a.ts', 'b.ts', 'c.ts']) writeFileSync(join(repo, 'src', name), V4);
-  git(repo, 'init', '-q');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'v4');
-  return { repo, outside };
+  return committed((src) => {
+    for (const name of ['a.ts', 'b.ts', 'c.ts']) writeFileSync(join(src, name), V4);
+  });
 }
 
 describe('ergraph-migrate while it writes (issue 45.4, 45.6)', () => {

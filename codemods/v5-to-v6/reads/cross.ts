@@ -29,6 +29,7 @@ import { outer, referencesOf } from './scope.js';
 import { rewriteDataType } from './patterns.js';
 import type { MovedField } from './cache.js';
 import { describeMoves, moveImportedReads, readsOf } from './sites.js';
+import type { ClientOf } from './clients.js';
 import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './types.js';
 
 /** A declaration as the module graph names it: the file and its top-level name. */
@@ -45,6 +46,8 @@ export type CrossFact =
   | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean }
   /** Root query fields the file's documents moved: a `cache.modify` elsewhere may name them by a variable. */
   | { kind: 'moved'; file: string; fields: MovedField[] }
+  /** A client of the project's own the file declares (`reads/clients.ts`): a call of `name` (its method `member`) with a document as its `index`th argument gives `returns`. */
+  | ({ kind: 'client'; file: string } & ClientOf)
   | TypedFact;
 
 const movesOf = (r: Reads): Move[] => [...r.moves].map(([key, to]) => ({ from: [key], to: [...to] }));
@@ -66,7 +69,7 @@ interface ImportIndex {
   wholes: Map<string, string[]>;
 }
 const importIndexes = new WeakMap<Project, ImportIndex>();
-const originKey = (o: Origin) => `${o.file}\0${o.name}`;
+export const originKey = (o: Origin) => `${o.file}\0${o.name}`;
 
 function importIndexOf(project: Project): ImportIndex {
   let index = importIndexes.get(project);
@@ -144,7 +147,9 @@ function indexOf(facts: readonly CrossFact[]): FactIndex {
       else index.callees.set(f.target.file, new Set([f.target.name]));
     } else if (f.kind === 'refs') index.refs.set(`${f.file}\0${f.local}`, f);
     else if (f.kind === 'doc') index.docs.set(originKey(f), f);
-    else if (f.kind === 'moved') for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
+    else if (f.kind === 'moved') {
+      for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
+    }
   }
   factIndexes.set(facts, index);
   return index;

@@ -20,11 +20,14 @@ import { cacheFields } from './cache.js';
 import { knownOf } from '../../../compat/v6-form/choose.js';
 import { errorPaths, groupTypeOf, writeData } from './writes.js';
 import { updaterCall } from './update-query.js';
+import { callShape, clientsOf, type ClientOf, type Via } from './clients.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
 const URQL = /^(urql|@urql\/)/;
 const RELAY = /^(react-relay|relay-runtime)(\/|$)/;
 const REQUEST = /^(graphql-request|graffle)(\/|$)/;
+/** A file that names ergraph's `GraphQLHandler`: its `.execute(document)` is the handler's. */
+const HANDLER = /\bGraphQLHandler\b/;
 
 const fnOf = (returns: Shape): Shape => ({ kind: 'fn', returns });
 const tuple = (...items: (Shape | undefined)[]): Shape => ({ kind: 'tuple', items });
@@ -37,7 +40,7 @@ export function describeMoves(moves: readonly Pick<MovedPath, 'from' | 'to'>[]):
 }
 
 const imports = new WeakMap<ts.SourceFile, Map<string, string>>();
-function importsOf(sf: ts.SourceFile): Map<string, string> {
+export function importsOf(sf: ts.SourceFile): Map<string, string> {
   const known = imports.get(sf);
   if (known) return known;
   const found = new Map<string, string>();
@@ -103,6 +106,8 @@ function options(r: Reads, arg: ts.Node | undefined): void {
 
 /** The result type a call names (`useQuery<GetUsers>(…)`) still describes the v5 shape. */
 function typeArguments(r: Reads, call: ts.CallExpression): void {
+  // A client of the project's own passes its type parameter on (`request<T>(doc)`): its callers' type arguments are the results'.
+  if (r.probing) return;
   if (call.typeArguments?.length && describesShape(call.typeArguments[0]!)) r.typed?.(r, call.typeArguments[0]!, { kind: 'type' });
   if (call.typeArguments?.length && describesShape(call.typeArguments[0]!))
     r.todo(call, `the type argument \`${call.typeArguments[0]!.getText(r.sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
@@ -129,6 +134,10 @@ function positional(r: Reads, call: ts.CallExpression, index: number): void {
   if (index === 0 && (name === 'query' || name === 'mutation') && ts.isPropertyAccessExpression(call.expression) && fileUses(r, URQL)) return flow(r, call, { kind: 'source' });
   // `print(DOC)` is the document as text: where the text goes is where the document goes.
   if (name === 'print' && mod === 'graphql') return useOf(r, call);
+  // ergraph's own `GraphQLHandler#execute(document)`: `{ data, errors }`.
+  if (index === 0 && name === 'execute' && ts.isPropertyAccessExpression(call.expression) && HANDLER.test(r.sf.text)) return flow(r, call, promiseOf(RESULT));
+  const own = r.client?.(r, call, index);
+  if (own) return flow(r, call, own);
   r.todo(call, `the document is passed to \`${name ?? 'a call'}\`, a client the migration does not know`);
 }
 
@@ -174,7 +183,7 @@ function refetched(r: Reads, item: ts.Node): boolean {
 export const EXPORTED = 'the document is exported: the modules importing it read its result';
 
 /** Where one use of the document (its variable, or the document itself) leads. */
-function useOf(r: Reads, use: ts.Node): void {
+export function useOf(r: Reads, use: ts.Node): void {
   const node = outer(use);
   const p = node.parent;
   if (ts.isCallExpression(p) && p.arguments.includes(node as ts.Expression)) return positional(r, p, p.arguments.indexOf(node as ts.Expression));
@@ -217,6 +226,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     typed: hooks?.typed,
     follows: hooks?.follows,
     updater: updaterCall,
+    client: (_, call, index) => callShape(call, index, { follow: useOf, imports: importsOf, imported: hooks?.clients }),
   };
 }
 
@@ -309,4 +319,9 @@ export function moveStrayCacheFields(ch: FileChanges, schema: GraphQLSchema): vo
     moves.push({ where: { operation: null }, from: [flatName], to: [target.entity, flatName], target, offset: 0 });
   }
   if (moves.length > 0) cacheFields(readsOf(ch, moves, false, schema), moves);
+}
+
+/** The clients of the project's own a file declares (`clients.ts`), proven with this pass; `origin` names what an imported name stands for. */
+export function clientsIn(sf: ts.SourceFile, origin: (sf: ts.SourceFile, local: string) => Via['target'] | undefined): ClientOf[] {
+  return clientsOf(sf, { follow: useOf, imports: importsOf }, origin);
 }

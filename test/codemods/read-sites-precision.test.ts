@@ -5,10 +5,11 @@
  * typed `{ data?: any }` describes nothing of the v5 shape. Each has a neighbour that still needs
  * its marker, so the tests fail on a pass that stops marking altogether.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSchema } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { applyToFiles } from '../../codemods/apply.js';
 import { transform } from '../../codemods/v5-to-v6/index.js';
 import { wholeRunNote } from '../../codemods/lib/alone.js';
@@ -129,6 +130,50 @@ describe("a parameter's type written for a client result", () => {
     expect(users!.manual).toEqual([
       [13, describes('{ data?: { userGetAll: unknown[] } }')],
       [16, describes('{ data?: any; refetch: () => Promise<{ data: { userGetAll: [')],
+    ]);
+  });
+});
+
+describe('a typed result handed to a named callback', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ergraph-precision-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'apollo.d.ts': lines(
+      "declare module '@apollo/client' {",
+      '  export interface TypedDocumentNode<R = any, V = any> { kind: string; __apiType?: (variables: V) => R }',
+      '  export function gql(strings: TemplateStringsArray, ...values: unknown[]): TypedDocumentNode;',
+      '  export class ApolloClient { query<T = any>(options: { query: TypedDocumentNode }): Promise<{ data: T }> }',
+      '  export function useQuery<T = any>(document: TypedDocumentNode, options?: { onCompleted?: (data: T) => void }): { data?: T };',
+      '}',
+    ),
+    'list.ts': lines(
+      "import { gql, useQuery, type ApolloClient } from '@apollo/client';",
+      'type UsersQuery = { userGetAll: { id: number }[] };',
+      'const Q = gql`query Users { userGetAll { id } }`;',
+      'function show(result: { data: UsersQuery }) { return result.data.userGetAll.length; }',
+      'function handle(data: UsersQuery) { return data.userGetAll; }',
+      'function opaque(result: unknown) { return result; }',
+      'export function load(client: ApolloClient) {',
+      '  void client.query<UsersQuery>({ query: Q }).then(show);',
+      '  void client.query<UsersQuery>({ query: Q }).then(opaque);',
+      '  useQuery<UsersQuery>(Q, { onCompleted: handle });',
+      '}',
+    ),
+  };
+
+  it("is followed by the TypeScript checker into a callback whose parameter is typed with it: its reads move, no marker at the name; an untyped callback's stays", () => {
+    // The checker reads the files from the disk, as a run does.
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const outcomes = applyToFiles(transform, new Map(Object.entries(files).map(([name, text]) => [join(dir, name), text])), { schema });
+    const list = outcomes.get(join(dir, 'list.ts'))!.result!;
+    expect(list.output).toContain('function show(result: { data: UsersQuery }) { return result.data.User.userGetAll.length; }\n');
+    expect(list.output).toContain('function handle(data: UsersQuery) { return data.User.userGetAll; }\n');
+    const regenerate = `the type argument \`UsersQuery\` describes the v5 result: regenerate it (or write the v6 shape); move its reads: ${USERS}`;
+    expect(list.manual.map((m) => [m.line, m.reason])).toEqual([
+      [8, regenerate],
+      [9, regenerate],
+      [9, `\`opaque\` receives the operation's result; move its reads: ${USERS}`],
+      [10, regenerate],
     ]);
   });
 });

@@ -264,6 +264,9 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
       if (goesOutOfSight(o, type)) return;
       run.safe.add(`${file}\0${o.getStart(sf)}`);
     };
+    /** A function handed the result by name (`.then(show)`, `onCompleted: handle`) with a parameter typed to hold it: read there by the checker. */
+    const callback = (id: ts.Identifier) =>
+      checker.getTypeAtLocation(id).getCallSignatures().some((sig) => sig.parameters.some((p) => holds(checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(p, id))))) && run.safe.add(`${file}\0${id.getStart(sf)}`);
     /** True when `o` (of `type`) goes where the checker loses it; the place is marked. */
     const goesOutOfSight = (o: ts.Expression, type: ts.Type): boolean => {
       const p = o.parent;
@@ -305,7 +308,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
         byKeys(n);
       } else if (ts.isObjectBindingPattern(n)) {
         if (n.elements.some((el) => { const key = keyText(el.propertyName ?? el.name); return key === undefined || keys.has(key) || !!el.dotDotDotToken; })) pattern(n);
-      } else if (ts.isIdentifier(n) && isReference(n)) goes(n);
+      } else if (ts.isIdentifier(n) && isReference(n)) goes(n), callback(n);
       else if (ts.isCallExpression(n) || ts.isAwaitExpression(n)) goes(n);
       ts.forEachChild(n, visit);
     };

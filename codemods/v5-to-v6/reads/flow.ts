@@ -87,7 +87,8 @@ export function bindParameter(r: Reads, callback: ts.Node | undefined, index: nu
   let fn: ts.Node = callback;
   while (ts.isParenthesizedExpression(fn)) fn = fn.expression;
   if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn))) {
-    if (ts.isIdentifier(fn)) return r.todo(fn, `\`${fn.text}\` receives the operation's result`);
+    // A callback whose parameter is typed with the result: the checker follows it there.
+    if (ts.isIdentifier(fn) && !r.follows?.(r, fn)) r.todo(fn, `\`${fn.text}\` receives the operation's result`);
     return;
   }
   const param = fn.parameters[index];

@@ -5,7 +5,8 @@
  * Exit codes: 0 done · 1 errors (unparsable files, a write the git guard refuses, I/O) · 2 usage ·
  * 3 manual work left and `--fail-on-manual` given, or v5 documents left because no v6 schema was found ·
  * 4 `verify` found an operation whose v6 answer differs from its v5 one · 5 `verify` did not run
- * every operation it found, or found none (docs/migration.md lists every option and code).
+ * every operation it found, or found none · 130/143 stopped by SIGINT/SIGTERM while writing
+ * (docs/migration.md lists every option and code).
  *
  * `--help`, `list` and `--version` (`-v`) given alone answer from the steps' metadata and the table below,
  * without yargs (its help layout measures every word: cli-help.ts); everything else, usage errors
@@ -82,7 +83,7 @@ const HELP: HelpSpec = {
     ...catalog.map((t) => ({ command: `${t.name} <paths..>`, describe: `${t.from} → ${t.to}: ${t.description}` })),
   ],
   options: OPTIONS,
-  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was).',
+  epilogue: 'Exit codes: 0 done, 1 errors, 2 usage, 3 manual work left (--fail-on-manual) or v5 documents pending a v6 schema, 4 verify: an operation differs, 5 verify: an operation was not run (or none was), 130/143 stopped by SIGINT/SIGTERM while writing (the file being written finished, the report written).',
 };
 const describeOf = (command: string) => HELP.commands.find((c) => c.command === command)!.describe;
 

@@ -67,19 +67,59 @@ function isVerbatim(node: ts.Node): boolean {
  * literal or JSX, the line of the outermost such construct around it.
  */
 export function markerLine(sf: ts.SourceFile, lineStart: number): number {
-  let found: ts.Node | undefined;
-  const visit = (node: ts.Node): void => {
-    // `pos` (before the trivia) is cheap and never after `getStart`: most siblings are ruled out without it.
-    if (node.pos < lineStart && node.end > lineStart && node.getStart(sf) < lineStart) {
-      if (isVerbatim(node)) {
-        found = node;
-        return;
-      }
-      node.forEachChild(visit);
+  // `pos` (before the trivia) is cheap and never after `getStart`: most nodes are ruled out without it.
+  const holds = (node: ts.Node) => node.pos < lineStart && node.end > lineStart && node.getStart(sf) < lineStart;
+  // Siblings never overlap, so one path leads down from the file; a list (a file's statements, an
+  // array's elements) is searched by halves, not walked: one walk per marker over a file of many
+  // documents made its markers quadratic.
+  let node: ts.Node | undefined = holds(sf) ? sf : undefined;
+  while (node && !isVerbatim(node)) {
+    let next: ts.Node | undefined;
+    ts.forEachChild(
+      node,
+      (child) => (holds(child) ? (next = child) : undefined),
+      (list) => {
+        const child = list[lastStartingBefore(list, lineStart)];
+        return child && holds(child) ? (next = child) : undefined;
+      },
+    );
+    node = next;
+  }
+  return node ? lineStartOf(sf.text, node.getStart(sf)) : lineStart;
+}
+
+/** The index of the last of `ranges` (in text order) whose `pos` is before `offset`; -1 if none. */
+function lastStartingBefore(ranges: readonly { pos: number }[], offset: number): number {
+  let lo = -1;
+  let hi = ranges.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ranges[mid]!.pos < offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** A line's indentation, read in place (`lastIndex` at the line's start): no copy of the rest of the file. */
+const INDENT = /[ \t]*/y;
+
+/**
+ * `(offset) => the first of edits (in the order given) that replaces text on both sides of
+ * offset`, answered from the edits sorted once: a search of every edit per marker was quadratic.
+ */
+function coveringEdit(edits: readonly Edit[]): (offset: number) => Edit | undefined {
+  const byStart = edits.map((edit, index) => ({ pos: edit.start, edit, index })).sort((a, b) => a.pos - b.pos);
+  // The furthest end among the edits up to each one: the search back stops where no earlier edit reaches.
+  const reach: number[] = [];
+  for (const [i, { edit }] of byStart.entries()) reach.push(Math.max(edit.end, i > 0 ? reach[i - 1]! : -Infinity));
+  return (offset) => {
+    let first: (typeof byStart)[number] | undefined;
+    for (let i = lastStartingBefore(byStart, offset); i >= 0 && reach[i]! > offset; i--) {
+      const e = byStart[i]!;
+      if (e.edit.end > offset && (!first || e.index < first.index)) first = e;
     }
+    return first?.edit;
   };
-  visit(sf);
-  return found ? lineStartOf(sf.text, found.getStart(sf)) : lineStart;
 }
 
 export function fileChanges(sf: ts.SourceFile): FileChanges {
@@ -87,6 +127,8 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
   const edits: Edit[] = [];
   const notes: string[] = [];
   const manualItems: ManualItem[] = [];
+  // Which (line, column, reason) are listed already: a search of the list per item was quadratic.
+  const listed = new Set<string>();
   const pending: Pending[] = [];
   const at = (node: ts.Node) => lineColumn(sf, node.getStart(sf));
 
@@ -108,7 +150,9 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
     },
     manual(node, reason) {
       const { line, column } = at(node);
-      if (!manualItems.some((m) => m.line === line && m.column === column && m.reason === reason)) {
+      const key = `${line}:${column}:${reason}`;
+      if (!listed.has(key)) {
+        listed.add(key);
         manualItems.push(this.step ? { line, column, reason, transform: this.step } : { line, column, reason });
         pending.push({ pos: node.getStart(sf), reason });
       }
@@ -120,17 +164,19 @@ export function fileChanges(sf: ts.SourceFile): FileChanges {
     result() {
       const markerEdits: Edit[] = [];
       const placed = new Map<number, Set<string>>();
+      const covering = pending.length > 0 ? coveringEdit(edits) : undefined;
+      const eol = source.includes('\r\n') ? '\r\n' : '\n';
       for (const { pos, reason } of pending) {
         let lineStart = markerLine(sf, lineStartOf(source, pos));
         // A marker cannot go inside text another edit replaces; put it above that edit instead.
-        const covering = edits.find((e) => e.start < lineStart && e.end > lineStart);
-        if (covering) lineStart = lineStartOf(source, covering.start);
+        const cover = covering!(lineStart);
+        if (cover) lineStart = lineStartOf(source, cover.start);
         const existing = placed.get(lineStart) ?? markersAbove(source, lineStart);
         placed.set(lineStart, existing);
         if (existing.has(reason)) continue;
         existing.add(reason);
-        const indent = /^[ \t]*/.exec(source.slice(lineStart))?.[0] ?? '';
-        const eol = source.includes('\r\n') ? '\r\n' : '\n';
+        INDENT.lastIndex = lineStart;
+        const indent = INDENT.exec(source)?.[0] ?? '';
         markerEdits.push({ start: lineStart, end: lineStart, text: `${indent}${TODO_PREFIX}${reason}${eol}` });
       }
       let output: string;

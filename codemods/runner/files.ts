@@ -8,6 +8,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { errorCode } from './same-file.js';
 
 /** Never migrated: dependencies, VCS data and build output are not the user's sources. */
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'coverage']);
@@ -36,10 +37,6 @@ export function toPosix(p: string): string {
   return p.split(sep).join('/');
 }
 
-function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-}
-
 /** Why a symbolic link is skipped: where it points, or that it leads nowhere. */
 function linkReason(abs: string): string {
   let target = '?';
@@ -56,8 +53,23 @@ function linkReason(abs: string): string {
     if (code === 'ENOENT') return `dangling symbolic link (→ ${target}): not followed`;
     return `symbolic link (→ ${target}) cannot be resolved (${code}): not followed`;
   }
-  const what = linksToFile(abs) ? 'symbolic link' : 'symbolic link to a directory';
-  return `${what} (→ ${target}): not followed, so nothing is written through it; migrate its target directly`;
+  const kind = targetKind(abs);
+  if (kind === 'file' || kind === 'directory') {
+    const what = kind === 'file' ? 'symbolic link' : 'symbolic link to a directory';
+    return `${what} (→ ${target}): not followed, so nothing is written through it; migrate its target directly`;
+  }
+  // `/dev/zero`, a FIFO: nothing a run could migrate, and reading one could block the run.
+  return `symbolic link to a ${kind} (→ ${target}): not a regular file, not followed`;
+}
+
+/** What a resolvable link leads to: a regular file, a directory, or the special file's kind. */
+function targetKind(abs: string): string {
+  try {
+    const stat = statSync(abs);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : specialKind(stat);
+  } catch {
+    return 'special file';
+  }
 }
 
 /** Whether the link leads to a regular file (not a directory, a loop or nothing). */

@@ -2,11 +2,11 @@
  * The files a run reads: those under its paths that a step handles (a JSON file only when a step
  * claims it), less what git ignores; each with its text and an empty report.
  */
-import { readFileSync } from 'node:fs';
 import { handles } from '../apply.js';
 import type { Transform } from '../types.js';
 import { collectFiles, type SkippedEntry } from './files.js';
 import { ignoredByGit } from './git.js';
+import { errorCode, readListed, type FileId } from './same-file.js';
 import type { FileReport, MigrationOptions } from './types.js';
 
 /**
@@ -35,6 +35,16 @@ export interface Listing {
   ignored: ReadonlySet<string>;
   /** Files with more than one hard link when listed (`Collected.linked`). */
   linked: ReadonlyMap<string, number>;
+  /** The file each text was read from: a write goes to that file only (`same-file.ts`). */
+  ids: Map<string, FileId>;
+}
+
+/** Why a listed file could not be read: a link or a special file put at its name since it was listed is said as such. */
+function unreadable(error: unknown): string {
+  const code = errorCode(error);
+  if (code === 'ELOOP' || code === 'EMLINK') return 'became a symbolic link while the run listed it: not followed';
+  if (code === 'ENOTREG') return 'is no longer a regular file (replaced while the run listed it): not read';
+  return `cannot read: ${code}`;
 }
 
 export function listFiles(steps: readonly Transform[], opts: MigrationOptions, cwd: string, rel: (abs: string) => string): Listing {
@@ -44,13 +54,16 @@ export function listFiles(steps: readonly Transform[], opts: MigrationOptions, c
   const skipped = [...collected.skipped];
   const reports = new Map<string, FileReport>();
   const texts = new Map<string, string>();
+  const ids = new Map<string, FileId>();
   for (const abs of collected.files) {
     if (ignored.has(abs)) continue;
     let bytes: Buffer;
     try {
-      bytes = readFileSync(abs);
+      const read = readListed(abs);
+      bytes = read.bytes;
+      ids.set(abs, read.id);
     } catch (error) {
-      skipped.push({ file: rel(abs), reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+      skipped.push({ file: rel(abs), reason: unreadable(error) });
       continue;
     }
     const text = decoded(bytes);
@@ -63,5 +76,5 @@ export function listFiles(steps: readonly Transform[], opts: MigrationOptions, c
     texts.set(abs, text);
     reports.set(abs, { file: rel(abs), changed: false, transforms: [], manual: [], notes: [], pending: [], notForThisApi: [], before: text, after: text });
   }
-  return { texts, reports, skipped, ignored, linked: collected.linked };
+  return { texts, reports, skipped, ignored, linked: collected.linked, ids };
 }

@@ -86,8 +86,27 @@ export function toJson(report: MigrationReport): string {
   return `${JSON.stringify({ tool: 'ergraph-migrate', ...report, files }, null, 2)}\n`;
 }
 
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x1b': '\\e' };
+
+/**
+ * A name or a reason as one line of text (issue 45.6): every control character — newline, CR,
+ * tab, ESC, the rest of C0, DEL, C1 — and the Unicode line and paragraph separators written as an
+ * escape. A file named `a\n| x |` or holding terminal escapes then stays inside its own line and
+ * cell of the Markdown report and the printed lines, and cannot forge others; the JSON report has
+ * JSON's own escapes, and jsdiff quotes such a name in a diff header as git does (`"a/x\ny"`).
+ */
+export function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A reason in a Markdown table cell: one line (its line breaks as spaces), its pipes escaped. */
 function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return nameCell(s.replace(/\n/g, ' '));
+}
+
+/** A file name in a Markdown table cell: escaped as `printable` does, its pipes escaped. */
+function nameCell(s: string): string {
+  return printable(s).replace(/\|/g, '\\|');
 }
 
 export function toMarkdown(report: MigrationReport): string {
@@ -97,11 +116,15 @@ export function toMarkdown(report: MigrationReport): string {
     '',
     `Transforms: ${report.transforms.map((t) => `\`${t}\``).join(' → ')}${report.dryRun ? ' (dry run: nothing written)' : ''}`,
     '',
+    ...(report.stopped
+      ? [`**Stopped by ${report.stopped}**: only the files listed as changed were written; those not reached are listed as skipped, as they were.`, '']
+      : []),
     '| files | changed | manual | errors |',
     '|---:|---:|---:|---:|',
     `| ${files} | ${changed} | ${manual} | ${errors} |`,
   ];
-  const manualRows = report.files.flatMap((f) => f.manual.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${m.transform} | ${cell(m.reason)} |`));
+  const p = printable;
+  const manualRows = report.files.flatMap((f) => f.manual.map((m) => `| \`${nameCell(f.file)}:${m.line}:${m.column}\` | ${m.transform} | ${cell(m.reason)} |`));
   const manifestRows = report.files.map((f) => manifestLine(f, report.dryRun)).filter((l) => l !== undefined).map((l) => `- ${cell(l)}`);
   if (manifestRows.length) out.push('', '## Persisted-query manifests', '', ...manifestRows);
   if (manualRows.length)
@@ -115,18 +138,18 @@ export function toMarkdown(report: MigrationReport): string {
       '|---|---|---|',
       ...manualRows,
     );
-  if (report.schemaSource) out.splice(3, 0, `v6 schema: ${report.schemaSource}`, '');
-  const pendingRows = report.files.flatMap((f) => f.pending.map((m) => `| \`${f.file}:${m.line}:${m.column}\` | ${cell(m.reason)} |`));
+  if (report.schemaSource) out.splice(3, 0, `v6 schema: ${printable(report.schemaSource)}`, '');
+  const pendingRows = report.files.flatMap((f) => f.pending.map((m) => `| \`${nameCell(f.file)}:${m.line}:${m.column}\` | ${cell(m.reason)} |`));
   if (pendingRows.length) out.push('', '## Pending (no v6 schema)', '', '| where | next step |', '|---|---|', ...pendingRows);
-  const foreignRows = report.files.flatMap((f) => f.notForThisApi.map((m) => `- \`${f.file}:${m.line}:${m.column}\``));
+  const foreignRows = report.files.flatMap((f) => f.notForThisApi.map((m) => `- \`${p(f.file)}:${m.line}:${m.column}\``));
   if (foreignRows.length) out.push('', '## Not for this API (left alone)', '', ...foreignRows);
-  const skippedRows = report.skipped.map((s) => `- \`${s.file}\`: ${s.reason}`);
+  const skippedRows = report.skipped.map((s) => `- \`${p(s.file)}\`: ${p(s.reason)}`);
   if (skippedRows.length) out.push('', '## Skipped', '', ...skippedRows);
-  const errorRows = report.files.filter((f) => f.error).map((f) => `- \`${f.file}\`: ${f.error} (left unchanged)`);
+  const errorRows = report.files.filter((f) => f.error).map((f) => `- \`${p(f.file)}\`: ${p(f.error!)} (left unchanged)`);
   if (errorRows.length) out.push('', '## Errors', '', ...errorRows);
-  const notes = report.files.flatMap((f) => f.notes.map((n) => `- ${n}`));
+  const notes = report.files.flatMap((f) => f.notes.map((n) => `- ${p(n)}`));
   if (notes.length) out.push('', '## Notes', '', ...notes);
-  const changedRows = report.files.filter((f) => f.changed).map((f) => `- \`${f.file}\` (${f.transforms.join(', ')})`);
+  const changedRows = report.files.filter((f) => f.changed).map((f) => `- \`${p(f.file)}\` (${f.transforms.join(', ')})`);
   if (changedRows.length) out.push('', report.dryRun ? '## Files that would change' : '## Changed files', '', ...changedRows);
   return `${out.join('\n')}\n`;
 }

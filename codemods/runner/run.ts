@@ -27,7 +27,8 @@ import { defaultWorkers, runPooled } from './pooled.js';
 import { recordOutcomes, segmentsOf } from './segments.js';
 import { runShared } from './shared.js';
 import type { MigrationOptions, MigrationReport } from './types.js';
-import { applyWrites, writeResults } from './write.js';
+import type { FileReport } from './types.js';
+import { applyWrites, leaveUnwritten, writeResults, type NotWritten } from './write.js';
 
 export type { FileReport, MigrationOptions, MigrationReport, ResolvedSchema } from './types.js';
 
@@ -49,7 +50,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
   const missing = missingOptions(steps, options);
   if (missing.length > 0) throw new MissingOptionError(missing);
   const rel = (abs: string) => relative(cwd, abs).split('\\').join('/');
-  const { texts, reports, skipped, ignored, linked } = listFiles(steps, opts, cwd, rel);
+  const { texts, reports, skipped, ignored, linked, ids } = listFiles(steps, opts, cwd, rel);
   const files = [...texts.keys()];
   const only = opts.only;
   const workers = opts.workers ?? defaultWorkers(files.length);
@@ -93,7 +94,7 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     await pool?.close();
   }
   reportLeftovers(reports, texts, steps, options.alone);
-  const { written, writes } = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked);
+  const { written, writes } = writeResults(reports, texts, companions, parses.verified, opts, cwd, rel, skipped, linked, ids);
   settleFailures(reports);
   const list = [...reports.values()].filter((r) => !only || only.has(resolve(cwd, r.file))).concat(written);
   const report: MigrationReport = {
@@ -102,22 +103,44 @@ export async function runMigration(opts: MigrationOptions): Promise<MigrationRep
     files: list,
     skipped,
     schemaSource,
-    summary: {
-      files: list.filter((r) => !r.companionOf).length,
-      changed: list.filter((r) => r.changed && !r.companionOf).length,
-      companions: list.filter((r) => r.changed && r.companionOf).length,
-      manual: list.reduce((n, r) => n + r.manual.length, 0),
-      errors: list.filter((r) => r.error).length,
-      pending: list.reduce((n, r) => n + r.pending.length, 0),
-      notForThisApi: list.reduce((n, r) => n + r.notForThisApi.length, 0),
-      skipped: skipped.length,
-      ignored: ignored.size,
-      seconds: (performance.now() - started) / 1000,
-    },
+    summary: summarize(list, skipped.length, ignored.size, started),
   };
   if (!report.dryRun) {
     await opts.beforeWrite?.(report);
-    applyWrites(writes);
+    const notWritten = await applyWrites(writes, opts, rel);
+    if (notWritten.length > 0) settleNotWritten(report, notWritten, rel, opts.signal);
+    report.summary = summarize(report.files, report.skipped.length, ignored.size, started);
   }
   return report;
+}
+
+function summarize(list: readonly FileReport[], skipped: number, ignored: number, started: number): MigrationReport['summary'] {
+  return {
+    files: list.filter((r) => !r.companionOf).length,
+    changed: list.filter((r) => r.changed && !r.companionOf).length,
+    companions: list.filter((r) => r.changed && r.companionOf).length,
+    manual: list.reduce((n, r) => n + r.manual.length, 0),
+    errors: list.filter((r) => r.error).length,
+    pending: list.reduce((n, r) => n + r.pending.length, 0),
+    notForThisApi: list.reduce((n, r) => n + r.notForThisApi.length, 0),
+    skipped,
+    ignored,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/**
+ * The report after the writes says what was written: a file not written is reported as left
+ * alone, with its reason — an error when the name no longer held the file read, a skipped entry
+ * when it gained a hard link or the run was stopped before it.
+ */
+function settleNotWritten(report: MigrationReport, notWritten: readonly NotWritten[], rel: (abs: string) => string, signal: AbortSignal | undefined): void {
+  const byFile = new Map(report.files.map((f) => [f.file, f]));
+  for (const { abs, reason, skip } of notWritten) {
+    const file = byFile.get(rel(abs));
+    if (file) leaveUnwritten(file);
+    if (skip) report.skipped.push({ file: rel(abs), reason });
+    else if (file) file.error = reason;
+  }
+  if (notWritten.some((n) => n.stopped)) report.stopped = String(signal?.reason);
 }

@@ -40,6 +40,14 @@ export interface MigrationOptions {
    * the run with nothing written (the CLI's git guard).
    */
   beforeWrite?: (report: MigrationReport) => void | Promise<void>;
+  /**
+   * Stops the writes (the CLI aborts it on SIGINT/SIGTERM): the file being written, with its
+   * mapping, is finished; the files not reached are left as they are and reported as skipped, and
+   * `MigrationReport.stopped` holds the abort reason.
+   */
+  signal?: AbortSignal;
+  /** Called after each file (with its mapping) is written, with its absolute path; awaited before the next. */
+  onWritten?: (abs: string) => void | Promise<void>;
 }
 
 export interface FileReport {
@@ -70,6 +78,8 @@ export interface MigrationReport {
   skipped: SkippedEntry[];
   /** Where the v6 schema came from (v5-to-v6), or why there was none. */
   schemaSource?: string;
+  /** Set when `signal` stopped the writes part-way (its reason, e.g. `SIGTERM`): only the files reported as changed were written. */
+  stopped?: string;
   summary: {
     files: number;
     /** Scanned files changed (files written beside them, such as manifest mappings, are `companions`). */

@@ -22,7 +22,8 @@ import { DOCUMENT_HINT } from './untagged.js';
 import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
-import { describeMoves, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { clientsIn, describeMoves, EXPORTED, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { importedClient, importedOrigin } from './reads/client-facts.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
 import { clientCaches } from './reads/client-caches.js';
@@ -30,8 +31,15 @@ import { append } from '../lib/append.js';
 import type { CrossHooks } from './reads/types.js';
 import { assertChecked, checkedRun, moveTypedReads, typedHooks } from './reads/checker.js';
 import { rememberText } from '../lib/program.js';
+import { notingOtherFiles } from '../lib/alone.js';
 
 const NOTHING: ReadonlySet<string> = new Set();
+/**
+ * What a client of the project's own is written over: a client package, ergraph's handler, a JSON
+ * body naming `query`; or a parameter named and typed as a document (a wrapper of another file's).
+ */
+const CLIENT_HINT =
+  /@apollo\/client|@urql\/|\burql\b|graffle|\bGraphQLHandler\b|JSON\.stringify\(\s*\{[^)]*\bquery\b|[(,]\s*(?:doc|document|query|operation)\w*\??\s*:\s*(?:string|DocumentNode|TypedDocumentNode)\b/;
 import { fileChanges } from '../lib/changes.js';
 import { keepIfInvalid, parseDocument, prepareDocuments, prepareRun, rewriteOptions, schemasOf } from './prepared.js';
 
@@ -186,8 +194,9 @@ const scripts = scriptTransform<unknown>(
   {
     // `.modify(`: Apollo's cache.modify, often in a file of its own (reads/sites.ts, moveStrayCacheFields);
     // `InMemoryCache`, Graphcache, `.evict(`/`.invalidate(`: a client's cache, configured and updated apart from its documents (reads/client-caches.ts).
+    // A client library or a JSON body with a `query`: a client of the project's own may be declared here (reads/clients.ts).
     wants: (source) =>
-      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName|InMemoryCache)\b|\.(?:modify|evict|invalidate)\s*\(|@urql\/exchange-graphcache/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source),
+      /\b(?:gql|graphql|get_query_schema|get_mutation_schema|toCamelCase|toGraphqlFieldName|InMemoryCache)\b|\.(?:modify|evict|invalidate)\s*\(|@urql\/exchange-graphcache/.test(source) || MAGIC_COMMENT.test(source) || DOCUMENT_HINT.test(source) || CLIENT_HINT.test(source),
     prepare: prepareRun,
     // The read-site pass run dry over the file's documents, for what it hands to other code (`reads/cross.ts`).
     scan({ sf, file, project }, options) {
@@ -197,6 +206,8 @@ const scripts = scriptTransform<unknown>(
       try {
         const { fields } = rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
         if (fields.length > 0) out.push({ kind: 'moved', file, fields });
+        // The file's own clients, for the files calling them with their documents (`reads/clients.ts`).
+        for (const client of clientsIn(sf, (_, local) => importedOrigin(project, file, local))) out.push({ kind: 'client', file, ...client });
       } catch (error) {
         // The apply reports a document that does not parse.
         if (error instanceof ParseError) return [];
@@ -234,7 +245,13 @@ const scripts = scriptTransform<unknown>(
       const lifting = options.writing ?? (options.diskBehind ? NOTHING : undefined);
       let fields: MovedField[] = [];
       try {
-        const rewritten = rewriteDocuments(ch, file, options, found.pending, found.foreign, typedHooks(sf, checked, applyHooks(sf, project, cross, options.writing), followed, lifting));
+        // Migrated alone (jscodeshift), an exported document's importers are other files' runs: its marker says the whole run follows
+        // them (a component's exports it does not follow: their marker is the run's too).
+        const documents = notingOtherFiles(ch, options.alone && !isSfc(file), 'v5-to-v6', new RegExp(`^${EXPORTED}`));
+        const base = applyHooks(sf, project, cross, options.writing, options.alone);
+        // Clients of the project's own in other files: what their calls give (reads/clients.ts).
+        const hooks: CrossHooks | undefined = base && { ...base, clients: (_, local, member, index) => importedClient(project, cross, file, local, member, index) };
+        const rewritten = rewriteDocuments(documents, file, options, found.pending, found.foreign, typedHooks(sf, checked, hooks, followed, lifting));
         fields = rewritten.fields;
         moveCrossFileReads(ch, project, cross, schema, typedHooks(sf, checked, undefined, followed, lifting));
         moveTypedReads(ch, checked, schema, marked, followed, markedAt);

@@ -23,6 +23,7 @@ import {
 } from 'graphql';
 import { applyEdits, type Edit } from '../../compat/v6-form/edits.js';
 import type { DocumentRewrite } from '../../compat/v6-form/document.js';
+import { append } from '../lib/append.js';
 import { parseableText } from './embedded.js';
 
 /**
@@ -112,8 +113,20 @@ const standsAlone = (text: string) => !text.includes('...') && !/\bfragment\b/.t
  * one operation (its fields, arguments, variables) at a time, and an error's nodes are in the
  * document it is about (found by their `Source`). Documents with fragments are validated alone:
  * a fragment name is the run's only name that two documents could share.
+ * They go in slices of `CHECKED_AT_ONCE`: each rewritten text's parse (its tokens with it) lives
+ * until its slice is judged, and a file of 95,000 documents held them all at once.
  */
 export function invalidAfterRewrites(items: readonly RewriteToCheck[]): InvalidRewrite[][] {
+  if (items.length <= CHECKED_AT_ONCE) return invalidInSlice(items);
+  const results: InvalidRewrite[][] = [];
+  for (let i = 0; i < items.length; i += CHECKED_AT_ONCE) append(results, invalidInSlice(items.slice(i, i + CHECKED_AT_ONCE)));
+  return results;
+}
+
+/** Enough documents per `validate` that its fixed cost is small beside theirs. */
+const CHECKED_AT_ONCE = 1000;
+
+function invalidInSlice(items: readonly RewriteToCheck[]): InvalidRewrite[][] {
   const results: InvalidRewrite[][] = items.map(() => []);
   const checks: { index: number; after: string; document: DocumentNode; holes: Array<readonly [number, number]> }[] = [];
   for (const [index, { before, text, rewrite, template }] of items.entries()) {

@@ -41,6 +41,16 @@ function migrate(cwd: string, ...argv: string[]): { code: number | null; out: st
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
+/** A fixture's diagram.ts with a second name outside the repository, and a run over the repository. */
+function hardLinked(fixture: string, ...argv: string[]) {
+  const outside = temp('ergraph-safety-outside-');
+  const dir = repo({}, fixture);
+  const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
+  linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
+  const held = migrate(dir, ...argv.map((a) => a.replace('<outside>', outside)));
+  return { outside, dir, original, held };
+}
+
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -65,11 +75,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
   });
 
   it('does not rewrite a file with another hard link in place; --follow-hardlinks writes a new file and says so', () => {
-    const outside = temp('ergraph-safety-outside-');
-    const dir = repo({}, 'v4-to-v5/configs');
-    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
-    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
-    const held = migrate(dir, 'v4-to-v5', '.', '--report', join(outside, 'r.json'));
+    const { outside, dir, original, held } = hardLinked('v4-to-v5/configs', 'v4-to-v5', '.', '--report', '<outside>/r.json');
     expect(held.code).toBe(0);
     expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place/);
     expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
@@ -86,12 +92,50 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(readFileSync(join(outside, 'r.md'), 'utf8')).toContain('diagram.ts: had 2 hard links: written as a new file (--follow-hardlinks)');
   });
 
+  it('lists no manual work of a file held back for its hard links (its TODOs are in no file); --follow-hardlinks migrates it and lists them', () => {
+    const { outside, dir, original, held } = hardLinked('v4-to-v5/manual', 'v4-to-v5', '.', '--fail-on-manual', '--report', '<outside>/r.json');
+    expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place, .*; left unmigrated, so its manual work is listed once it is migrated; --follow-hardlinks/);
+    expect(held.out).not.toContain('manual: diagram.ts');
+    expect(held.code).toBe(0);
+    expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
+    const report = JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8'));
+    expect(report.summary).toMatchObject({ changed: 0, manual: 0, skipped: 1 });
+    expect(report.files.find((f: { file: string }) => f.file === 'diagram.ts')).toMatchObject({ changed: false, manual: [], transforms: [] });
+
+    const copied = migrate(dir, 'v4-to-v5', '.', '--fail-on-manual', '--follow-hardlinks');
+    expect(copied.out).toMatch(/manual: diagram\.ts:5:23 \[v4-to-v5\] ErDiagram: spread options/);
+    expect(copied.code).toBe(3);
+  });
+
+  it('escapes control characters of a file name in every printed line and the Markdown report, so a name cannot forge lines', () => {
+    const name = 'evil\n| forged | row |\n## Changed files\r\t\u001b[2Jx.ts';
+    const dir = repo({ [name]: readFileSync(join(FIXTURES, 'v4-to-v5/manual/input/diagram.ts')) });
+    const escaped = 'evil\\n| forged | row |\\n## Changed files\\r\\t\\e[2Jx.ts';
+    const dry = migrate(dir, 'v4-to-v5', '.', '--dry-run');
+    expect(dry.out.split('\n').filter((l) => l.startsWith('| forged') || l.startsWith('## '))).toEqual([]);
+    // The diff's headers quote such a name as git does, so `git apply` takes the patch.
+    expect(dry.out).toContain('--- "a/evil\\n| forged | row |\\n## Changed files\\r\\t\\033[2Jx.ts"\n');
+    const { code, out, err } = migrate(dir, 'v4-to-v5', '.', '--report', 'r.md');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const printed = out.split('\n');
+    expect(printed.filter((l) => l.startsWith('manual: '))).toHaveLength(3);
+    expect(printed).toContain(`manual: ${escaped}:5:23 [v4-to-v5] ErDiagram: spread options cannot be migrated safely (configs → entities)`);
+    expect(out).not.toMatch(/[\u001b\r\t]/);
+    const md = readFileSync(join(dir, 'r.md'), 'utf8');
+    const lines = md.split('\n');
+    // Each table row and list item stays one line: the name's own newlines forge no row or heading.
+    expect(lines.filter((l) => l.startsWith('| forged'))).toEqual([]);
+    expect(lines.filter((l) => l === '## Changed files')).toHaveLength(1);
+    expect(lines).toContain(`| \`${escaped.replace(/\|/g, '\\|')}:5:23\` | v4-to-v5 | ErDiagram: spread options cannot be migrated safely (configs → entities) |`);
+    expect(lines).toContain(`- \`${escaped}\` (v4-to-v5)`);
+    expect(md).not.toMatch(/[\u001b\r\t]/);
+    // The file itself was migrated under its real name.
+    expect(readFileSync(join(dir, name), 'utf8')).toContain('// TODO(ergraph-migrate): ErDiagram: spread options');
+  });
+
   it('a dry run reports a file with another hard link as the run would hold it back (the links the listing saw)', () => {
-    const outside = temp('ergraph-safety-outside-');
-    const dir = repo({}, 'v4-to-v5/configs');
-    const original = readFileSync(join(dir, 'diagram.ts'), 'utf8');
-    linkSync(join(dir, 'diagram.ts'), join(outside, 'diagram.ts'));
-    const held = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--report', join(outside, 'r.json'));
+    const { outside, dir, original, held } = hardLinked('v4-to-v5/configs', 'v4-to-v5', '.', '--dry-run', '--report', '<outside>/r.json');
     expect(held.code).toBe(0);
     expect(held.err).toMatch(/skipped: diagram\.ts: has 2 hard links: not rewritten in place/);
     expect(JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8')).summary).toMatchObject({ changed: 0, skipped: 1, errors: 0 });
@@ -101,7 +145,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     expect(readFileSync(join(dir, 'diagram.ts'), 'utf8')).toBe(original);
   });
 
-  it('reports every path it skips: a linked directory, a link loop, a dangling link, a FIFO', () => {
+  it('reports every path it skips: a linked directory, a link loop, a dangling link, a FIFO, a link to a device', () => {
     const outside = temp('ergraph-safety-outside-');
     writeFileSync(join(outside, 'far.ts'), "import { ErDiagram } from 'ergraph';\nexport const d = new ErDiagram({ configs: [] });\n");
     const dir = repo({}, 'v4-to-v5/configs');
@@ -113,6 +157,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
     writeFileSync(join(dir, 'odd', 'data.json'), '{}');
     symlinkSync('data.json', join(dir, 'odd', 'data-link.json'));
     execFileSync('mkfifo', [join(dir, 'odd', 'pipe.ts')]);
+    symlinkSync('/dev/zero', join(dir, 'odd', 'zero.ts'));
     const { code, err } = migrate(dir, 'v4-to-v5', '.', '--dry-run', '--report', join(outside, 'r.json'));
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(outside, 'r.json'), 'utf8'));
@@ -123,6 +168,7 @@ describe('ergraph-migrate writes only what it means to (issue 27.6)', () => {
       'odd/loop-a': expect.stringMatching(/^symbolic link loop/),
       'odd/loop-b': expect.stringMatching(/^symbolic link loop/),
       'odd/pipe.ts': 'named pipe (FIFO): not a regular file, not read',
+      'odd/zero.ts': 'symbolic link to a character device (→ /dev/zero): not a regular file, not followed',
     });
     for (const file of Object.keys(reasons)) expect(err).toContain(`skipped: ${file}: `);
     expect(err).not.toContain('far.ts');

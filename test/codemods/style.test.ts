@@ -129,8 +129,7 @@ export class User {
       'client.ts': `export const users = gql\`{ userGetAll(limit: 2) { id } }\`${s}\nawait client.callTool({ name: ${q}get_query_schema${q}, arguments: { name: ${q}userGetAll${q} } })${s}\n`,
     }),
     expected: (q, s, Q) => ({
-      'client.ts': `// TODO(ergraph-migrate): the document is exported: the modules importing it read its result; move its reads: data.userGetAll → data.User.userGetAll
-export const users = gql\`{ User { userGetAll: getAll(limit: 2) { id } } }\`${s}\nawait client.callTool({ name: ${q}get_query_schema${q}, arguments: { entity: ${Q}User${Q}, method: ${Q}getAll${Q} } })${s}\n`,
+      'client.ts': `export const users = gql\`{ User { userGetAll: getAll(limit: 2) { id } } }\`${s}\nawait client.callTool({ name: ${q}get_query_schema${q}, arguments: { entity: ${Q}User${Q}, method: ${Q}getAll${Q} } })${s}\n`,
     }),
   },
   'federation-config': {

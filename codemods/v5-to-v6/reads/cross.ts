@@ -22,13 +22,14 @@ import { dirname, relative } from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
-import type { Project } from '../../lib/project.js';
+import { EMPTY_PROJECT, type Project } from '../../lib/project.js';
 import type { MovedPath } from '../../../compat/v6-form/document.js';
-import { bindName } from './flow.js';
+import { bindName, namesNoField } from './flow.js';
 import { outer, referencesOf } from './scope.js';
 import { useSite } from './result-types.js';
 import type { MovedField } from './cache.js';
 import { describeMoves, moveImportedReads, readsOf } from './sites.js';
+import type { ClientOf } from './clients.js';
 import { DATA, RESULT, type CrossHooks, type Reads, type Shape, type TypedFact } from './types.js';
 
 /** A declaration as the module graph names it: the file and its top-level name. */
@@ -45,6 +46,8 @@ export type CrossFact =
   | { kind: 'doc'; file: string; name: string; moves: Move[]; open: boolean }
   /** Root query fields the file's documents moved: a `cache.modify` elsewhere may name them by a variable. */
   | { kind: 'moved'; file: string; fields: MovedField[] }
+  /** A client of the project's own the file declares (`reads/clients.ts`): a call of `name` (its method `member`) with a document as its `index`th argument gives `returns`. */
+  | ({ kind: 'client'; file: string } & ClientOf)
   | TypedFact;
 
 const movesOf = (r: Reads): Move[] => [...r.moves].map(([key, to]) => ({ from: [key], to: [...to] }));
@@ -66,7 +69,7 @@ interface ImportIndex {
   wholes: Map<string, string[]>;
 }
 const importIndexes = new WeakMap<Project, ImportIndex>();
-const originKey = (o: Origin) => `${o.file}\0${o.name}`;
+export const originKey = (o: Origin) => `${o.file}\0${o.name}`;
 
 function importIndexOf(project: Project): ImportIndex {
   let index = importIndexes.get(project);
@@ -144,7 +147,9 @@ function indexOf(facts: readonly CrossFact[]): FactIndex {
       else index.callees.set(f.target.file, new Set([f.target.name]));
     } else if (f.kind === 'refs') index.refs.set(`${f.file}\0${f.local}`, f);
     else if (f.kind === 'doc') index.docs.set(originKey(f), f);
-    else if (f.kind === 'moved') for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
+    else if (f.kind === 'moved') {
+      for (const field of f.fields) if (!index.moved.has(field.from)) index.moved.set(field.from, field);
+    }
   }
   factIndexes.set(facts, index);
   return index;
@@ -242,7 +247,7 @@ export function scanHooks(sf: ts.SourceFile, project: Project, out: CrossFact[])
 }
 
 /** The apply's side: the call sites and exported documents the facts follow into other code. */
-export function applyHooks(sf: ts.SourceFile, project: Project, facts: readonly CrossFact[], writing?: ReadonlySet<string>): CrossHooks | undefined {
+export function applyHooks(sf: ts.SourceFile, project: Project, facts: readonly CrossFact[], writing?: ReadonlySet<string>, alone?: boolean): CrossHooks | undefined {
   if (facts.length === 0) return undefined;
   const file = sf.fileName;
   // Under `--since` a file the run does not write keeps its reads: the marker stays at this end.
@@ -258,7 +263,15 @@ export function applyHooks(sf: ts.SourceFile, project: Project, facts: readonly 
     exports(r, local) {
       if (!indexOf(facts).docs.has(originKey({ file, name: local }))) return false;
       const { importers, hidden } = importersOf(project, { file, name: local });
-      if (importers.length === 0 || hidden || !importers.every((i) => written(i.file))) return false;
+      if (hidden || !importers.every((i) => written(i.file))) return false;
+      // Nothing the run holds imports it: its readers, if any, are outside the paths the run was
+      // given (dead code, another package), not at a line of the run: one note for the report.
+      // A file migrated alone (the API on one text, jscodeshift) cannot tell: its export keeps the marker.
+      if (importers.length === 0) {
+        if (alone || project === EMPTY_PROJECT) return false;
+        r.ch.note(declarationOf(r.sf, local)?.node ?? r.sf, `exported document \`${local}\`: nothing in this run imports it; code outside the run that does must move its reads: ${r.summary}`);
+        return true;
+      }
       r.ch.note(r.sf, `exported document \`${local}\`: its reads are followed in ${importers.map((i) => nameFrom(file, i.file)).join(', ')}`);
       return true;
     },
@@ -305,7 +318,7 @@ function unproven(project: Project, facts: readonly CrossFact[], target: Origin,
 
 /** A parameter's type, written for the v5 result: an inline one of the data is rewritten, a named one marked. */
 function parameterType(r: Reads, type: ts.TypeNode | undefined, shape: 'data' | 'result'): void {
-  if (!type || type.kind === ts.SyntaxKind.AnyKeyword || type.kind === ts.SyntaxKind.UnknownKeyword) return;
+  if (!type || namesNoField(type, shape)) return;
   if (shape === 'data') return useSite(r, type, type, 'the type');
   r.todo(type, `the type \`${type.getText(r.sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
 }

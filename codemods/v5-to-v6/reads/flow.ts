@@ -58,6 +58,29 @@ function resultMember(key: string): Shape | 'plain' | undefined {
   return RESULT_PLAIN.has(key) ? 'plain' : undefined;
 }
 
+/** `any`, `unknown`, or a union of them with `null`/`undefined`: a type naming no field. */
+function untyped(type: ts.TypeNode): boolean {
+  if (type.kind === ts.SyntaxKind.AnyKeyword || type.kind === ts.SyntaxKind.UnknownKeyword || type.kind === ts.SyntaxKind.UndefinedKeyword) return true;
+  if (ts.isLiteralTypeNode(type)) return type.literal.kind === ts.SyntaxKind.NullKeyword;
+  return ts.isUnionTypeNode(type) && type.types.every(untyped);
+}
+
+/**
+ * `{ data?: any; loading: boolean }`: a result's type whose data is untyped and whose other
+ * members carry no data names nothing of the v5 shape, so there is nothing to regenerate (issue 43.6).
+ */
+function untypedResult(type: ts.TypeNode): boolean {
+  if (!ts.isTypeLiteralNode(type)) return false;
+  return type.members.every((m) => {
+    const key = keyText(m.name);
+    if (key === 'data' || key === 'previousData') return ts.isPropertySignature(m) && (!m.type || untyped(m.type));
+    return key !== undefined && resultMember(key) === 'plain';
+  });
+}
+
+/** A parameter's type for a value of `shape` that names nothing of the v5 shape: nothing to rewrite or regenerate. */
+export const namesNoField = (type: ts.TypeNode, shape: 'data' | 'result'): boolean => untyped(type) || (shape === 'result' && untypedResult(type));
+
 /** The callback's first (or `index`th) parameter receives `shape`. */
 export function bindParameter(r: Reads, callback: ts.Node | undefined, index: number, shape: Shape): void {
   if (!callback) return;
@@ -165,11 +188,15 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     const key = keyText(p.name);
     const literal = p.parent;
     const fetchCall = literal.parent;
-    if (shape.kind === 'body' && key === 'body' && ts.isCallExpression(fetchCall) && ts.isIdentifier(fetchCall.expression) && fetchCall.expression.text === 'fetch' && fetchCall.arguments[1] === literal)
+    if (shape.kind === 'body' && key === 'body' && ts.isCallExpression(fetchCall) && isFetch(fetchCall) && fetchCall.arguments[1] === literal)
       return flow(r, fetchCall, promiseOf({ kind: 'response' }));
   }
+  const serializer = serializedBy(node);
+  if (serializer && (shape.kind === 'data' || shape.kind === 'result'))
+    return r.ch.note(node, `the operation's result is serialized whole by \`${serializer}\`: whoever reads that JSON reads the v6 shape (${r.summary})`);
   const fn = returnedFrom(node);
   if (fn) {
+    if (r.returns?.(fn, shape)) return;
     const then = thenCallOf(fn);
     if (then) return flow(r, then, promiseOf(shape));
     // A handler's return value is dropped: `onClick={() => mutate()}`.
@@ -181,6 +208,43 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   }
   if (r.follows?.(r, node)) return;
   r.todo(node, reasonFor(p));
+}
+
+/**
+ * `fetch(url, init)` (also `window.fetch`), and Hono's `app.request(path, init)`: a `Response` of
+ * the body sent. Anything else called `request` with a body gives what that response is read as
+ * (`.json()`); a member a `Response` does not have is marked.
+ */
+function isFetch(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  if (ts.isIdentifier(callee)) return callee.text === 'fetch';
+  return ts.isPropertyAccessExpression(callee) && (callee.name.text === 'fetch' || callee.name.text === 'request');
+}
+
+const CONSOLE = /^console\.(?:log|info|warn|error|debug|dir|table|trace)$/;
+
+/**
+ * The call writing the value at `node` out whole as JSON or text (`JSON.stringify(data)`,
+ * `console.log(result)`, `c.json(data)`), itself or as a member of an object or array literal
+ * written out so: its name, or undefined. No read of a key happens here; who reads that JSON
+ * later is out of the run's sight.
+ */
+function serializedBy(node: ts.Node): string | undefined {
+  let value = node;
+  for (;;) {
+    const p = value.parent;
+    if ((ts.isPropertyAssignment(p) && p.initializer === value) || ts.isShorthandPropertyAssignment(p)) value = outer(p.parent);
+    else if (ts.isArrayLiteralExpression(p)) value = outer(p);
+    else break;
+  }
+  const call = value.parent;
+  if (!ts.isCallExpression(call) || !call.arguments.includes(value as ts.Expression)) return undefined;
+  const callee = call.expression.getText();
+  if (callee === 'JSON.stringify' && call.arguments[0] === value) return callee;
+  if (CONSOLE.test(callee)) return callee;
+  // Hono's `c.json(data)`, Express's `res.json(data)`, `Response.json(data)`.
+  if (ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'json' && call.arguments[0] === value) return callee.slice(0, 40);
+  return undefined;
 }
 
 /** `for (k in data)`, `Object.keys(data)` (`values`, `entries`): what reads the data by its keys, named for the marker. */

@@ -20,12 +20,15 @@ import { cacheFields } from './cache.js';
 import { knownOf } from '../../../compat/v6-form/choose.js';
 import { errorPaths, groupTypeOf, writeData } from './writes.js';
 import { updaterCall } from './update-query.js';
+import { callShape, clientsOf, type ClientOf, type Via } from './clients.js';
 import { useSite } from './result-types.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
 const URQL = /^(urql|@urql\/)/;
 const RELAY = /^(react-relay|relay-runtime)(\/|$)/;
 const REQUEST = /^(graphql-request|graffle)(\/|$)/;
+/** A file that names ergraph's `GraphQLHandler`: its `.execute(document)` is the handler's. */
+const HANDLER = /\bGraphQLHandler\b/;
 
 const fnOf = (returns: Shape): Shape => ({ kind: 'fn', returns });
 const tuple = (...items: (Shape | undefined)[]): Shape => ({ kind: 'tuple', items });
@@ -38,7 +41,7 @@ export function describeMoves(moves: readonly Pick<MovedPath, 'from' | 'to'>[]):
 }
 
 const imports = new WeakMap<ts.SourceFile, Map<string, string>>();
-function importsOf(sf: ts.SourceFile): Map<string, string> {
+export function importsOf(sf: ts.SourceFile): Map<string, string> {
   const known = imports.get(sf);
   if (known) return known;
   const found = new Map<string, string>();
@@ -104,6 +107,8 @@ function options(r: Reads, arg: ts.Node | undefined): void {
 
 /** The result type a call names (`useQuery<GetUsers>(…)`) still describes the v5 shape. */
 function typeArguments(r: Reads, call: ts.CallExpression): void {
+  // A client of the project's own passes its type parameter on (`request<T>(doc)`): its callers' type arguments are the results'.
+  if (r.probing) return;
   const type = call.typeArguments?.[0];
   if (!type || !describesShape(type)) return;
   r.typed?.(r, type, { kind: 'type' });
@@ -131,6 +136,10 @@ function positional(r: Reads, call: ts.CallExpression, index: number): void {
   if (index === 0 && (name === 'query' || name === 'mutation') && ts.isPropertyAccessExpression(call.expression) && fileUses(r, URQL)) return flow(r, call, { kind: 'source' });
   // `print(DOC)` is the document as text: where the text goes is where the document goes.
   if (name === 'print' && mod === 'graphql') return useOf(r, call);
+  // ergraph's own `GraphQLHandler#execute(document)`: `{ data, errors }`.
+  if (index === 0 && name === 'execute' && ts.isPropertyAccessExpression(call.expression) && HANDLER.test(r.sf.text)) return flow(r, call, promiseOf(RESULT));
+  const own = r.client?.(r, call, index);
+  if (own) return flow(r, call, own);
   r.todo(call, `the document is passed to \`${name ?? 'a call'}\`, a client the migration does not know`);
 }
 
@@ -154,11 +163,34 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   r.todo(call, `the document is given to \`${name ?? 'a call'}\`, which the migration cannot follow to the code reading its result`);
 }
 
+/**
+ * `refetchQueries: [Q]` or `[{ query: Q }]` (also returned by a function) in an Apollo file: the
+ * refetched result goes to the cache, and only the document's other uses (`useQuery(Q)`,
+ * `readQuery`) read it there — each followed or marked on its own. `item` is the array's element.
+ */
+function refetched(r: Reads, item: ts.Node): boolean {
+  const list = outer(item).parent;
+  if (!ts.isArrayLiteralExpression(list) || !fileUses(r, APOLLO)) return false;
+  let holder: ts.Node | undefined = outer(list).parent;
+  // `refetchQueries: () => [{ query: Q }]`, `refetchQueries(result) { return [Q]; }`
+  if (ts.isArrowFunction(holder) && holder.body === outer(list)) holder = outer(holder).parent;
+  else if (ts.isReturnStatement(holder)) {
+    const fn = ts.findAncestor(holder, (n) => ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isMethodDeclaration(n));
+    holder = fn && ts.isMethodDeclaration(fn) ? fn : fn && outer(fn).parent;
+  }
+  return !!holder && (ts.isPropertyAssignment(holder) || ts.isMethodDeclaration(holder)) && keyText(holder.name) === 'refetchQueries';
+}
+
+/** The marker of an exported document whose importers the run does not follow. */
+export const EXPORTED = 'the document is exported: the modules importing it read its result';
+
 /** Where one use of the document (its variable, or the document itself) leads. */
-function useOf(r: Reads, use: ts.Node): void {
+export function useOf(r: Reads, use: ts.Node): void {
   const node = outer(use);
   const p = node.parent;
   if (ts.isCallExpression(p) && p.arguments.includes(node as ts.Expression)) return positional(r, p, p.arguments.indexOf(node as ts.Expression));
+  const asQuery = ((ts.isPropertyAssignment(p) && p.initializer === node) || ts.isShorthandPropertyAssignment(p)) && keyText(p.name) === 'query';
+  if (refetched(r, asQuery ? p.parent : node)) return r.ch.note(node, `refetched into Apollo's cache, where the document's other uses read it: ${r.summary}`);
   if ((ts.isPropertyAssignment(p) && p.initializer === node) || ts.isShorthandPropertyAssignment(p)) {
     const literal = p.parent;
     const key = keyText(p.name);
@@ -167,7 +199,7 @@ function useOf(r: Reads, use: ts.Node): void {
   }
   if (ts.isTemplateSpan(p)) return r.todo(p.parent, 'a document interpolated into another one: the code reading that one\'s result must follow');
   if (ts.isExportSpecifier(p) && ts.isIdentifier(node) && r.exports?.(r, node.text)) return;
-  if (ts.isExportSpecifier(p) || ts.isExportAssignment(p)) return r.todo(p, 'the document is exported: the modules importing it read its result');
+  if (ts.isExportSpecifier(p) || ts.isExportAssignment(p)) return r.todo(p, EXPORTED);
   r.todo(node, 'the document is used where the migration cannot follow it to the code reading its result');
 }
 
@@ -197,6 +229,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     follows: hooks?.follows,
     resultType: hooks?.resultType,
     updater: updaterCall,
+    client: (_, call, index) => callShape(call, index, { follow: useOf, imports: importsOf, imported: hooks?.clients }),
   };
 }
 
@@ -251,7 +284,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   }
   const statement = decl.parent.parent;
   const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-  if (exported && !r.exports?.(r, decl.name.text)) r.todo(docNode, 'the document is exported: the modules importing it read its result');
+  if (exported && !r.exports?.(r, decl.name.text)) r.todo(docNode, EXPORTED);
   const refs = referencesOf(decl.name);
   if (!refs) return r.todo(docNode, `\`${decl.name.text}\` is declared more than once here`);
   if (!exported && r.component && ts.isVariableStatement(statement) && ts.isSourceFile(statement.parent)) r.todo(docNode, `the component's markup may use \`${decl.name.text}\``);
@@ -292,4 +325,9 @@ export function moveStrayCacheFields(ch: FileChanges, schema: GraphQLSchema): vo
     moves.push({ where: { operation: null }, from: [flatName], to: [target.entity, flatName], target, offset: 0 });
   }
   if (moves.length > 0) cacheFields(readsOf(ch, moves, false, schema), moves);
+}
+
+/** The clients of the project's own a file declares (`clients.ts`), proven with this pass; `origin` names what an imported name stands for. */
+export function clientsIn(sf: ts.SourceFile, origin: (sf: ts.SourceFile, local: string) => Via['target'] | undefined): ClientOf[] {
+  return clientsOf(sf, { follow: useOf, imports: importsOf }, origin);
 }

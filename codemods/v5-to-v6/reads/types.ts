@@ -77,6 +77,12 @@ export interface Reads {
   resultType?(r: Reads, node: ts.TypeNode): 'handled' | string | undefined;
   /** `call` is given an updater of the data (`update-query.ts`). */
   updater?(r: Reads, call: ts.CallExpression, via: Updater): void;
+  /** The document is the `index`th argument of a call of the project's own: what the call gives when that function is a client (`reads/clients.ts`). */
+  client?(r: Reads, call: ts.CallExpression, index: number): Shape | undefined;
+  /** The value of `shape` is returned from `fn`: true when a probe of `fn` as a client takes it (`reads/clients.ts`). */
+  returns?(fn: ts.FunctionLikeDeclaration, shape: Shape): boolean;
+  /** A probe of a function as a client: type arguments there are the wrapper's own, not a result's. */
+  probing?: boolean;
 }
 
 /** A node of `file` at [at, end) that types the result of an operation with these moves (`reads/checker.ts`). */
@@ -97,4 +103,6 @@ export type TypedHow = { kind: 'type' } | { kind: 'document' } | { kind: 'name';
 export type CrossHooks = Pick<Reads, 'passes' | 'exports' | 'typed' | 'follows' | 'resultType'> & {
   /** The scan's dry run: its edits are thrown away, and once-per-file reports wait for the real one. */
   scanning?: boolean;
+  /** What a call of the imported `local` (its method `member`) gives when the document is its `index`th argument: a client another file declares. */
+  clients?(sf: ts.SourceFile, local: string, member: string | undefined, index: number): Shape | undefined;
 };

@@ -35,6 +35,8 @@ export declare namespace ts {
   type Identifier = Ts.Identifier;
   type ImportDeclaration = Ts.ImportDeclaration;
   type ImportSpecifier = Ts.ImportSpecifier;
+  type IndexedAccessTypeNode = Ts.IndexedAccessTypeNode;
+  type InterfaceDeclaration = Ts.InterfaceDeclaration;
   type JsonSourceFile = Ts.JsonSourceFile;
   type MethodDeclaration = Ts.MethodDeclaration;
   type MethodSignature = Ts.MethodSignature;
@@ -43,6 +45,7 @@ export declare namespace ts {
   type NewExpression = Ts.NewExpression;
   type NoSubstitutionTemplateLiteral = Ts.NoSubstitutionTemplateLiteral;
   type Node = Ts.Node;
+  type NodeArray<T extends Ts.Node> = Ts.NodeArray<T>;
   type ObjectBindingPattern = Ts.ObjectBindingPattern;
   type ParameterDeclaration = Ts.ParameterDeclaration;
   type ObjectLiteralElementLike = Ts.ObjectLiteralElementLike;
@@ -57,10 +60,12 @@ export declare namespace ts {
   type SourceFile = Ts.SourceFile;
   type StringLiteral = Ts.StringLiteral;
   type SyntaxKind = Ts.SyntaxKind;
+  type Symbol = Ts.Symbol;
   type Type = Ts.Type;
   type TypeReference = Ts.TypeReference;
   type TypeAliasDeclaration = Ts.TypeAliasDeclaration;
   type TypeChecker = Ts.TypeChecker;
+  type TypeElement = Ts.TypeElement;
   type TypeLiteralNode = Ts.TypeLiteralNode;
   type TypeNode = Ts.TypeNode;
   type TaggedTemplateExpression = Ts.TaggedTemplateExpression;

@@ -79,7 +79,7 @@ const RUNNER = join(CORPUS, 'runner', 'run.js');
 const MANUAL: Record<string, { line: string; reader: string }[]> = {
   'graphql-request': [
     {
-      line: 'manual: src/api.ts:32:18 [v5-to-v6] `countOf` receives the result of an operation whose paths move (from this file), but it is also called at line 37 with another value; move its reads: data.userGetAll → data.User.userGetAll',
+      line: 'manual: src/api.ts:33:18 [v5-to-v6] `countOf` receives the result of an operation whose paths move (from this file), but it is also called at line 38 with another value; move its reads: data.userGetAll → data.User.userGetAll',
       reader: 'handedTwice',
     },
   ],

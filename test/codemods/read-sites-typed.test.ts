@@ -92,11 +92,11 @@ describe('ergraph-migrate v5-to-v6: reads of typed results, followed by the Type
         '}',
       ),
     );
-    // The hand-offs are followed, not marked; what stays manual is the types written for the v5 result.
+    // The hand-offs are followed, not marked; what stays manual is the generated types, named with their generator's command.
     expect(read(dir, 'show.ts')).not.toContain('cannot follow');
     expect(manualOf(run.stdout)).toEqual([
-      `manual: list.ts:8:20 [v5-to-v6] the type argument \`UserGetAllQuery\` describes the v5 result: regenerate it (or write the v6 shape); ${MOVE}`,
-      `manual: show.ts:4:25 [v5-to-v6] the type \`UserGetAllQuery | undefined\` describes the v5 result: regenerate it (or write the v6 shape); ${MOVE}`,
+      `manual: list.ts:8:20 [v5-to-v6] the type argument \`UserGetAllQuery\` describes the v5 result: regenerate it from the v6 schema (\`npx graphql-codegen\`); ${MOVE}`,
+      `manual: show.ts:4:25 [v5-to-v6] the type \`UserGetAllQuery | undefined\` describes the v5 result: regenerate it from the v6 schema (\`npx graphql-codegen\`); ${MOVE}`,
     ]);
     expect(read(dir, 'report.json')).toMatch(CHECKER_NOTE);
     expectQuietRerun(dir, ['list.ts', 'show.ts', 'rows.ts']);

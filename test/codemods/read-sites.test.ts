@@ -137,11 +137,12 @@ describe('read sites: reads of a rewritten document move with it', () => {
     const reasons = result.manual.map((m) => m.reason);
     expect(reasons).toEqual([
       `the document is exported: the modules importing it read its result; move its reads: ${USERS}`,
-      `the type argument \`{ userGetAll: { id: number }[] }\` describes the v5 result: regenerate it (or write the v6 shape); move its reads: ${USERS}`,
       `a rest element collects the v6 groups, not the v5 fields; move its reads: ${USERS}`,
       `the operation's result is passed to \`render\`, which the migration cannot follow; move its reads: ${USERS}`,
     ]);
     for (const reason of reasons) expect(result.output).toContain(`// TODO(ergraph-migrate): ${reason}\n`);
+    // The type written for the v5 result moves with its reads (issue 43.5).
+    expect(result.output).toContain('  const { data } = useQuery<{ User: { userGetAll: { id: number }[] } }>(Q);\n');
   });
 
   it('keeps a shadowing name to its own scope and does not guess through an unknown client', () => {
@@ -363,7 +364,7 @@ describe('read sites: aliased tags and typed documents', () => {
     expect(result.output).toContain('return [data?.User.userGetAll, r.data?.Task.taskGetAll];');
   });
 
-  it("GraphQL Code Generator's client preset and gql.tada: graphql() documents and their reads move; types written for v5 are marked", () => {
+  it("GraphQL Code Generator's client preset and gql.tada: graphql() documents, their reads and a result type written inline move", () => {
     const preset = migrate(
       lines(
         "import { useQuery } from '@apollo/client';",
@@ -379,9 +380,9 @@ describe('read sites: aliased tags and typed documents', () => {
       ),
     );
     expect(preset.output).toContain('return [data?.User.userGetAll, typed.data?.User.userGetAll];');
-    expect(preset.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
-      [5, 'the type `TypedDocumentNode<{ userGetAll: { id: number }[] }, object>` describes the v5 result: regenerate it (or write the v6 shape)'],
-    ]);
+    // The result type written inline moves with its reads (issue 43.5).
+    expect(preset.manual).toEqual([]);
+    expect(preset.output).toContain('const Typed: TypedDocumentNode<{ User: { userGetAll: { id: number }[] } }, object> = graphql(');
     const tada = migrate(
       lines(
         "import { graphql, type ResultOf } from 'gql.tada';",

@@ -24,6 +24,7 @@ import { outer } from './scope.js';
 import { rewriteIn, rewriteKeyedAccess } from './keyed.js';
 import { keyText, rewriteAccess, rewriteDataPattern, writtenKey } from './patterns.js';
 import { readsOf } from './sites.js';
+import { answerResultType, declaredResultTypes, literalKeys, moveResultType, type TypeAnswer, type TypeHit } from './result-types.js';
 import { settled, type CrossHooks, type Reads, type TypedFact, type TypedHow } from './types.js';
 
 type Move = TypedFact['moves'][number];
@@ -36,7 +37,8 @@ interface Op {
 type Hit =
   /** `keys`: the literal names a computed key's type allows (`data[key]`, `key in data`). */
   | { kind: 'access' | 'pattern' | 'in'; start: number; end: number; op: number; keys?: readonly string[] }
-  | { kind: 'todo'; start: number; end: number; op: number; why: string };
+  | { kind: 'todo'; start: number; end: number; op: number; why: string }
+  | Exclude<TypeHit, { kind: 'todo' }>;
 
 export interface CheckedRun {
   /** The source files of the program (the run's report names it). */
@@ -53,6 +55,8 @@ export interface CheckedRun {
    * checker still answers for the rest.
    */
   failed: Map<string, string>;
+  /** `file\0start` of a type reference naming a result type → what became of that type (`reads/result-types.ts`). */
+  types: Map<string, TypeAnswer>;
 }
 
 /** Each run's checker, or why it failed as a whole (asked again by every file, answered once). */
@@ -99,13 +103,6 @@ export function nodeAt(sf: ts.SourceFile, start: number, end: number, kind?: ts.
   return found;
 }
 
-/** The names a key's type allows: a string or number literal, or a union of them (`'userGetAll' | 'taskGetAll'`, `keyof UsersQuery`). */
-function literalKeys(type: ts.Type): string[] | undefined {
-  const parts = type.isUnion() ? type.types : [type];
-  const keys = parts.map((t) => (t.isStringLiteral() || t.isNumberLiteral() ? String(t.value) : undefined));
-  return keys.every((k) => k !== undefined) ? (keys as string[]) : undefined;
-}
-
 const opaque = (t: ts.Type) => (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) !== 0;
 const objectish = (t: ts.Type) => !opaque(t) && ((t.flags & ts.TypeFlags.Object) !== 0 || t.isIntersection());
 
@@ -142,6 +139,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
   const opIndex = new Map<string, number>();
   /** data type → the operations it is the result of (two different moves: its reads are marked). */
   const targets = new Map<ts.Type, Set<number>>();
+  const factOps = new Map<string, number>(); // `file\0start` of a type node a fact names → its operation
   for (const f of typed) {
     const sf = program.getSourceFile(f.file);
     const node = sf && nodeAt(sf, f.at, f.end);
@@ -150,6 +148,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
     const key = movesKey(op);
     let index = opIndex.get(key);
     if (index === undefined) opIndex.set(key, (index = ops.push(op) - 1));
+    if (f.how.kind === 'type') factOps.set(`${f.file}\0${f.at}`, index);
     let types: ts.Type[];
     try {
       types = dataTypesOf(checker, program, node, f.how);
@@ -164,7 +163,7 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
       else targets.set(type, new Set([index]));
     }
   }
-  const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map(), safe: new Set(), failed };
+  const run: CheckedRun = { files: program.getSourceFiles().filter((sf) => !sf.isDeclarationFile).length, ops, hits: new Map(), followed: new Map(), safe: new Set(), failed, types: new Map() };
   if (targets.size === 0) return run;
   const keys = new Set(ops.flatMap((op) => op.moves.map((m) => m.from[0]!)));
   const groups = new Set(ops.flatMap((op) => op.moves.map((m) => m.to[0]!)));
@@ -213,6 +212,9 @@ function check(typed: readonly TypedFact[], project: Project): CheckedRun {
       failed.set(sf.fileName, (error as Error).message);
     }
   }
+  const types = declaredResultTypes({ checker, program, runFiles, targets, ops, facts: factOps });
+  for (const [file, list] of types.hits) if (!failed.has(file)) run.hits.set(file, [...(run.hits.get(file) ?? []), ...list]);
+  run.types = types.answers;
   return run;
 
   function visitFile(sf: ts.SourceFile): void {
@@ -342,6 +344,7 @@ export function typedHooks(sf: ts.SourceFile, run: CheckedRun | undefined, base:
       r.ch.note(call, `the typed result handed to \`${call.expression.getText(sf).slice(0, 40)}\` is followed by the TypeScript checker: ${r.summary}`);
       return true;
     },
+    resultType: (r, node) => answerResultType(sf, run.types, writing, r, node),
     follows(r, node) {
       // Under `--since` the files the value reaches may not be written: the data flow's marker stays.
       if (writing || !run.safe.has(`${sf.fileName}\0${node.getStart(sf)}`)) return false;
@@ -387,7 +390,8 @@ export function moveTypedReads(ch: FileChanges, run: CheckedRun | undefined, sch
       continue;
     }
     if (rewritten(ch, node) || markedAt.has(hit.start)) continue;
-    if (hit.kind === 'pattern' && ts.isObjectBindingPattern(node)) rewriteDataPattern(r, node);
+    if (hit.kind === 'members' || hit.kind === 'index') moveResultType(r, node, hit);
+    else if (hit.kind === 'pattern' && ts.isObjectBindingPattern(node)) rewriteDataPattern(r, node);
     else if (hit.kind === 'in' && ts.isBinaryExpression(node)) rewriteIn(r, node, hit.keys);
     else if (ts.isPropertyAccessExpression(node)) rewriteAccess(r, node, node.name.text);
     else if (ts.isElementAccessExpression(node)) {

@@ -26,7 +26,7 @@ import { EMPTY_PROJECT, type Project } from '../../lib/project.js';
 import type { MovedPath } from '../../../compat/v6-form/document.js';
 import { bindName, namesNoField } from './flow.js';
 import { outer, referencesOf } from './scope.js';
-import { rewriteDataType } from './patterns.js';
+import { useSite } from './result-types.js';
 import type { MovedField } from './cache.js';
 import { describeMoves, moveImportedReads, readsOf } from './sites.js';
 import type { ClientOf } from './clients.js';
@@ -319,7 +319,7 @@ function unproven(project: Project, facts: readonly CrossFact[], target: Origin,
 /** A parameter's type, written for the v5 result: an inline one of the data is rewritten, a named one marked. */
 function parameterType(r: Reads, type: ts.TypeNode | undefined, shape: 'data' | 'result'): void {
   if (!type || namesNoField(type, shape)) return;
-  if (shape === 'data' && ts.isTypeLiteralNode(type)) return rewriteDataType(r, type);
+  if (shape === 'data') return useSite(r, type, type, 'the type');
   r.todo(type, `the type \`${type.getText(r.sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
 }
 

@@ -100,35 +100,40 @@ export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): 
 }
 
 /**
- * `(d: { userGetAll: U[]; n: number })` → `(d: { User: { userGetAll: U[] }; n: number })`: a
- * parameter's type written inline for the v5 data of the result it receives. Written on one line
- * only; a longer one is left to the user with a marker.
+ * A type written for the v5 data, in the v6 shape: `(d: { userGetAll: U[]; n: number })` →
+ * `(d: { User: { userGetAll: U[] }; n: number })`, and the same for an interface's members
+ * (`interface UsersData { userGetAll: U[] }`, `reads/result-types.ts`). Members are edited in
+ * place, so a type over several lines keeps its layout and comments: each v6 group is written
+ * where its first moved member was, and takes the group's other members from where they were.
+ * True when something moved.
  */
-export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode): void {
+export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode | ts.InterfaceDeclaration): boolean {
   const { sf } = r;
-  if (type.getText(sf).includes('\n')) return r.todo(type, 'the type written here describes the v5 result: write it in the v6 shape');
-  const grouped = new Grouped();
-  const parts = grouped.parts;
-  let moved = false;
+  const groups = new Map<string, { first: ts.TypeElement; items: string[]; rest: ts.TypeElement[] }>();
   for (const member of type.members) {
     const key = keyText(member.name);
-    const text = member.getText(sf).replace(/[;,]$/, '');
     const to = key === undefined ? undefined : r.moves.get(key);
     if (!to || !ts.isPropertySignature(member)) {
       if (key === undefined ? !ts.isPropertySignature(member) || r.open : r.moves.has(key) || r.groups.has(key))
-        return r.todo(member, 'this member of the type written for the v5 result may name a moved field: write it in the v6 shape');
-      parts.push(text);
+        return r.todo(member, 'this member of the type written for the v5 result may name a moved field: write it in the v6 shape'), false;
       continue;
     }
-    moved = true;
+    const text = member.getText(sf).replace(/[;,]$/, '');
     const [group, leaf] = to as [string, string];
     const item = leaf === key ? text : `${isName(leaf) ? leaf : JSON.stringify(leaf)}${sf.text.slice(member.name.getEnd(), member.getStart(sf) + text.length)}`;
-    grouped.add(group, item);
+    const known = groups.get(group);
+    if (known) known.items.push(item), known.rest.push(member);
+    else groups.set(group, { first: member, items: [item], rest: [] });
   }
-  if (!moved) return;
-  const text = grouped.texts('; ');
-  r.ch.replace(type, `{ ${text.join('; ')} }`);
+  if (groups.size === 0) return false;
+  const members = type.members;
+  for (const [group, { first, items, rest }] of groups) {
+    const start = first.getStart(sf);
+    r.ch.replace({ start, end: start + first.getText(sf).replace(/[;,]$/, '').length }, `${group}: { ${items.join('; ')} }`);
+    for (const member of rest) r.ch.replace({ start: members[members.indexOf(member) - 1]!.getEnd(), end: member.getEnd() }, '');
+  }
   r.ch.note(type, `type written in the v6 shape: ${r.summary}`);
+  return true;
 }
 
 /** The members of a pattern or type literal in order, each v6 group written where its first moved member was. */

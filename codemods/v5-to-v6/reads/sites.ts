@@ -23,6 +23,7 @@ import { knownOf } from '../../../compat/v6-form/choose.js';
 import { errorPaths, groupTypeOf, writeData } from './writes.js';
 import { updaterCall } from './update-query.js';
 import { callShape, clientsOf, type ClientOf, type Via } from './clients.js';
+import { useSite } from './result-types.js';
 
 const APOLLO = /^@apollo\/client(\/|$)/;
 const URQL = /^(urql|@urql\/)/;
@@ -110,9 +111,10 @@ function options(r: Reads, arg: ts.Node | undefined): void {
 function typeArguments(r: Reads, call: ts.CallExpression): void {
   // A client of the project's own passes its type parameter on (`request<T>(doc)`): its callers' type arguments are the results'.
   if (r.probing) return;
-  if (call.typeArguments?.length && describesShape(call.typeArguments[0]!)) r.typed?.(r, call.typeArguments[0]!, { kind: 'type' });
-  if (call.typeArguments?.length && describesShape(call.typeArguments[0]!))
-    r.todo(call, `the type argument \`${call.typeArguments[0]!.getText(r.sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
+  const type = call.typeArguments?.[0];
+  if (!type || !describesShape(type)) return;
+  r.typed?.(r, type, { kind: 'type' });
+  useSite(r, type, call, 'the type argument');
 }
 
 /** `useQuery<any>(…)` names no shape (Apollo Client 4 types an untyped document's data as `unknown`, so untyped code writes it): nothing to regenerate. */
@@ -227,6 +229,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     exports: hooks?.exports,
     typed: hooks?.typed,
     follows: hooks?.follows,
+    resultType: hooks?.resultType,
     updater: updaterCall,
     client: (_, call, index) => callShape(call, index, { follow: useOf, imports: importsOf, imported: hooks?.clients }),
   };
@@ -268,7 +271,7 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   }
   const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;
   typedDocument(r, docNode, document, generic);
-  if (generic && describesShape(generic)) r.todo(docNode, `the type argument \`${generic.getText(sf)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
+  if (generic && describesShape(generic)) useSite(r, generic, docNode, 'the type argument');
   const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
   if (twice) return r.todo(docNode, `operations of this document move \`data.${twice.from[0]}\` to different places`);
   const node = outer(docNode);
@@ -276,8 +279,11 @@ export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: Docum
   if (!ts.isVariableDeclaration(decl) || decl.initializer !== node) return useOf(r, docNode);
   if (!ts.isIdentifier(decl.name)) return r.todo(docNode, 'the document is destructured');
   // `const Q: TypedDocumentNode<UsersQuery, …> = gql…`: a type written for the v5 result.
-  if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length && describesShape(decl.type.typeArguments[0]!)) r.typed?.(r, decl.type.typeArguments[0]!, { kind: 'type' });
-  if (decl.type && ts.isTypeReferenceNode(decl.type) && decl.type.typeArguments?.length) r.todo(decl.type, `the type \`${decl.type.getText(sf).slice(0, 60)}\` describes the v5 result: regenerate it (or write the v6 shape)`);
+  const annotated = decl.type && ts.isTypeReferenceNode(decl.type) ? decl.type.typeArguments?.[0] : undefined;
+  if (annotated && describesShape(annotated)) {
+    r.typed?.(r, annotated, { kind: 'type' });
+    useSite(r, annotated, decl.type!, `the type \`${decl.type!.getText(sf).slice(0, 60)}\` names`);
+  }
   const statement = decl.parent.parent;
   const exported = ts.isVariableStatement(statement) && !!statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   if (exported && !r.exports?.(r, decl.name.text)) r.todo(docNode, EXPORTED);

@@ -69,6 +69,12 @@ export interface Reads {
   typed?(r: Reads, node: ts.Node, how: TypedHow): void;
   /** The value at `node` goes where the data flow loses it: true when the TypeScript checker follows it from there. */
   follows?(r: Reads, node: ts.Node): boolean;
+  /**
+   * A type written for this result names a type of the user's (`request<UsersData>`, `page:
+   * UsersData`): 'handled' when the checker pass moves it, or marks it, at its declaration; else the
+   * reason for the marker here (a generated type: the command regenerating it), or undefined.
+   */
+  resultType?(r: Reads, node: ts.TypeNode): 'handled' | string | undefined;
   /** `call` is given an updater of the data (`update-query.ts`). */
   updater?(r: Reads, call: ts.CallExpression, via: Updater): void;
   /** The document is the `index`th argument of a call of the project's own: what the call gives when that function is a client (`reads/clients.ts`). */
@@ -94,7 +100,7 @@ export interface TypedFact {
 export type TypedHow = { kind: 'type' } | { kind: 'document' } | { kind: 'name'; name: string };
 
 /** What the cross-file pass plugs into the read-site pass of one file. */
-export type CrossHooks = Pick<Reads, 'passes' | 'exports' | 'typed' | 'follows'> & {
+export type CrossHooks = Pick<Reads, 'passes' | 'exports' | 'typed' | 'follows' | 'resultType'> & {
   /** The scan's dry run: its edits are thrown away, and once-per-file reports wait for the real one. */
   scanning?: boolean;
   /** What a call of the imported `local` (its method `member`) gives when the document is its `index`th argument: a client another file declares. */

@@ -162,7 +162,10 @@ export function normalizedOperation(document: DocumentNode, operation: Operation
   const definitions = document.definitions.filter(
     (d): d is DefinitionNode => d === operation || (d.kind === Kind.FRAGMENT_DEFINITION && reached.has(d.name.value)),
   );
-  return print(visit({ kind: Kind.DOCUMENT, definitions }, masked));
+  // graphql 17 prints an empty object value as `{  }`, 16 as `{}`: one text (and id) for both, so
+  // a fleet mid-upgrade keeps one row per operation. Strings are masked empty and selection sets
+  // are never empty, so `{  }` can only be an object value here.
+  return print(visit({ kind: Kind.DOCUMENT, definitions }, masked)).replaceAll('{  }', '{}');
 }
 
 const utf8 = (s: string | null | undefined) => (s ? Buffer.byteLength(s, 'utf8') : 0);

@@ -28,10 +28,7 @@ import { answerResultType, declaredResultTypes, literalKeys, moveResultType, typ
 import { settled, type CrossHooks, type Reads, type TypedFact, type TypedHow } from './types.js';
 
 type Move = TypedFact['moves'][number];
-interface Op {
-  moves: Move[];
-  open: boolean;
-}
+interface Op { moves: Move[]; open: boolean }
 
 /** What the checker found in one file, by position in its text (the runner's parse of the same text). */
 type Hit =

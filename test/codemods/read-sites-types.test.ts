@@ -130,6 +130,24 @@ const FILES: Record<string, string> = {
     '  const data = await request<ListQuery>(url, LIST);',
     '  return data.userGetAll;',
     '}',
+    '',
+    "export type Picked = Pick<ListQuery, 'userGetAll'>;",
+    "export type Rows = Omit<ListQuery, '__typename'>['userGetAll'];",
+  ),
+  'src/picked.ts': lines(
+    "import { gql, request } from 'graphql-request';",
+    "import type { ListQuery } from './gql/graphql';",
+    '',
+    'interface Mine { taskGetAll: { id: number }[] }',
+    'const MINE = gql`query Mine { taskGetAll { id } }`;',
+    '',
+    'export async function mine(url: string): Promise<number> {',
+    '  const data = await request<Mine>(url, MINE);',
+    '  return data.taskGetAll.length;',
+    '}',
+    "export type MineRow = Pick<Mine, 'taskGetAll'>['taskGetAll'][number];",
+    "export type ListRows = Pick<ListQuery, 'userGetAll'>['userGetAll'];",
+    "export type NoList = Omit<ListQuery, 'userGetAll'>;",
   ),
 };
 
@@ -210,7 +228,7 @@ describe('ergraph-migrate v5-to-v6: result types follow their reads (graphql-req
     expect(users).toContain("export const names = (list: UserPageData['User']['userGetAll']) => list.map((u) => u.name);\n");
     // Nothing of theirs is manual work: no marker in these files.
     for (const file of ['src/types.ts', 'src/tasks.ts', 'src/users.ts']) expect(read(file)).not.toContain('TODO(ergraph-migrate)');
-    expect(migrated.filter((d) => !d.startsWith('src/shared.ts') && !d.startsWith('src/list.ts'))).toEqual([]);
+    expect(migrated.filter((d) => !/^src\/(shared|list|picked)\.ts/.test(d))).toEqual([]);
   });
 
   it('marks a type it cannot move at its declaration, once, saying why', () => {
@@ -223,7 +241,25 @@ describe('ergraph-migrate v5-to-v6: result types follow their reads (graphql-req
     ]);
     // What does not compile is behind those markers.
     expect(regenerated.length).toBeGreaterThan(0);
-    expect(regenerated.filter((d) => !d.startsWith('src/shared.ts'))).toEqual([]);
+    expect(regenerated.filter((d) => !/^src\/(shared|picked)\.ts/.test(d))).toEqual([]);
+  });
+
+  it('writes a Pick of whole groups with the groups, reads through an Omit that keeps them, and marks every other Pick or Omit of moved keys at its line', () => {
+    const list = read('src/list.ts');
+    expect(list).toContain("export type Picked = Pick<ListQuery, 'User'>;\n");
+    expect(list).toContain("export type Rows = Omit<ListQuery, '__typename'>['User']['userGetAll'];\n");
+    const picked = read('src/picked.ts').split('\n');
+    // Each Pick or Omit naming a moved key is marked on the line above it, saying what moves.
+    for (const type of ["MineRow = Pick<Mine, 'taskGetAll'>", "ListRows = Pick<ListQuery, 'userGetAll'>", "NoList = Omit<ListQuery, 'userGetAll'>"]) {
+      const at = picked.findIndex((l) => l.startsWith(`export type ${type}`));
+      expect(picked[at - 1]).toMatch(/^\/\/ TODO\(ergraph-migrate\): `(Pick|Omit)<.*: write it in the v6 shape; move its reads: data\.(task|user)GetAll → data\.(Task|User)\.(task|user)GetAll$/);
+    }
+    expect(manual().filter((m) => m.includes('src/picked.ts')).map((m) => m.split(' [')[0])).toEqual([
+      'manual: src/picked.ts:4:1',
+      'manual: src/picked.ts:11:23',
+      'manual: src/picked.ts:12:24',
+      'manual: src/picked.ts:13:22',
+    ]);
   });
 
   it('leaves a generated type to its generator, names the command, and rewrites its indexed access: after regenerating, it compiles', () => {

@@ -387,7 +387,7 @@ export function moveTypedReads(ch: FileChanges, run: CheckedRun | undefined, sch
       continue;
     }
     if (rewritten(ch, node) || markedAt.has(hit.start)) continue;
-    if (hit.kind === 'members' || hit.kind === 'index') moveResultType(r, node, hit);
+    if (hit.kind === 'members' || hit.kind === 'index' || hit.kind === 'keys') moveResultType(r, node, hit);
     else if (hit.kind === 'pattern' && ts.isObjectBindingPattern(node)) rewriteDataPattern(r, node);
     else if (hit.kind === 'in' && ts.isBinaryExpression(node)) rewriteIn(r, node, hit.keys);
     else if (ts.isPropertyAccessExpression(node)) rewriteAccess(r, node, node.name.text);

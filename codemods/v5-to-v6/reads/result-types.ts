@@ -26,6 +26,8 @@ export type TypeAnswer = { kind: 'moved'; file: string } | { kind: 'marked'; fil
 export type TypeHit =
   | { kind: 'members'; start: number; end: number; op: number }
   | { kind: 'index'; start: number; end: number; op: number; keys: readonly string[] }
+  /** `Pick<X, 'userGetAll'>` → `Pick<X, 'User'>`: the key list's text in the v6 shape. */
+  | { kind: 'keys'; start: number; end: number; op: number; text: string }
   | { kind: 'todo'; start: number; end: number; op: number; why: string };
 
 /** Calls that type the result of the document they run: a type argument there is a result type. */
@@ -199,13 +201,55 @@ export function declaredResultTypes(run: ResultTypeRun): { answers: Map<string, 
     if (generatorOf(sf) !== undefined || ![...movedKeys].some((k) => sf.text.includes(k))) continue;
     const visit = (n: ts.Node): void => {
       if (ts.isIndexedAccessTypeNode(n)) indexed(sf, n);
+      else if (ts.isTypeReferenceNode(n) && !(ts.isIndexedAccessTypeNode(n.parent) && n.parent.objectType === n)) picked(sf, n);
       ts.forEachChild(n, visit);
     };
     visit(sf);
   }
 
+  /** `Pick<X, K>` or `Omit<X, K>` of the standard library over a result type X, and whether K names a key that moves (or one the migration cannot name). */
+  function utility(n: ts.Node): { pick: boolean; base: ts.TypeNode; keys: string[] | undefined; ops: ReadonlySet<number>; moves: boolean } | undefined {
+    if (!ts.isTypeReferenceNode(n) || !ts.isIdentifier(n.typeName) || !/^(Pick|Omit)$/.test(n.typeName.text) || n.typeArguments?.length !== 2) return undefined;
+    const decls = checker.getSymbolAtLocation(n.typeName)?.declarations;
+    if (!decls?.every((d) => program.isSourceFileDefaultLibrary(d.getSourceFile()))) return undefined;
+    const [base, key] = n.typeArguments as unknown as [ts.TypeNode, ts.TypeNode];
+    const ops = run.targets.get(checker.getTypeFromTypeNode(base));
+    if (!ops) return undefined;
+    const keys = literalKeys(checker.getTypeFromTypeNode(key));
+    const groups = new Set(run.ops.flatMap((_, op) => [...moves[op]!.values()]));
+    return { pick: n.typeName.text === 'Pick', base, keys, ops, moves: !keys || keys.some((k) => movedKeys.has(k) || groups.has(k)) };
+  }
+
+  /**
+   * A `Pick` or `Omit` naming moved keys: a `Pick` of whole groups is written with the groups'
+   * names (`Pick<X, 'userGetAll'>` → `Pick<X, 'User'>` when `userGetAll` is all that moves into
+   * `User`), which is the same type once X has the v6 shape; anything else is marked.
+   */
+  function picked(sf: ts.SourceFile, n: ts.Node): void {
+    const u = utility(n);
+    if (!u?.moves || !ts.isTypeReferenceNode(n)) return;
+    const op = [...u.ops][0]!;
+    const base = candidates.get(symbolOf(checker.getTypeFromTypeNode(u.base))!);
+    const key = n.typeArguments![1]!;
+    const groups = u.keys && new Set(u.keys.map((k) => moves[op]!.get(k)).filter((g) => g !== undefined));
+    const whole = groups && u.pick && u.ops.size === 1 && base?.unsafe === undefined && ![...moves[op]!].some(([k, g]) => groups.has(g) && !u.keys!.includes(k)) && !u.keys!.some((k) => [...moves[op]!.values()].includes(k));
+    if (whole) {
+      const quote = sf.text[key.getStart(sf)] === '"' ? '"' : "'";
+      const text = [...new Set(u.keys!.map((k) => moves[op]!.get(k) ?? k))].map((k) => `${quote}${k}${quote}`).join(' | ');
+      hit(sf.fileName, { kind: 'keys', start: key.getStart(sf), end: key.getEnd(), op, text });
+      answers.set(`${sf.fileName}\0${n.getStart(sf)}`, { kind: 'moved', file: sf.fileName });
+      return;
+    }
+    hit(sf.fileName, { kind: 'todo', start: n.getStart(sf), end: n.getEnd(), op, why: `\`${n.getText(sf).slice(0, 60)}\` names keys of a result type that move to v6 groups: write it in the v6 shape` });
+  }
+
   function indexed(sf: ts.SourceFile, n: ts.IndexedAccessTypeNode): void {
-    const type = checker.getTypeFromTypeNode(n.objectType);
+    const through = utility(n.objectType);
+    // `Omit<X, '__typename'>['userGetAll']` reads X's key; through a `Pick` or `Omit` naming moved keys it is marked, through a `Pick` of keys that stay it reads nothing that moves.
+    if (through?.pick && !through.moves) return;
+    if (through?.moves)
+      return hit(sf.fileName, { kind: 'todo', start: n.getStart(sf), end: n.getEnd(), op: [...through.ops][0]!, why: `\`${n.getText(sf).slice(0, 60)}\` reads a result type with a key that may have moved: write it in the v6 shape` });
+    const type = checker.getTypeFromTypeNode(through?.base ?? n.objectType);
     const ops = run.targets.get(type);
     if (!ops) return;
     const c = candidates.get(symbolOf(type)!);
@@ -246,6 +290,7 @@ export function literalKeys(type: ts.Type): string[] | undefined {
 export function moveResultType(r: Reads, node: ts.Node, hit: Exclude<TypeHit, { kind: 'todo' }>): void {
   if (hit.kind === 'members' && (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node))) rewriteDataType(r, node);
   else if (hit.kind === 'index' && ts.isIndexedAccessTypeNode(node)) rewriteIndexedType(r, node, hit.keys);
+  else if (hit.kind === 'keys') r.ch.replace(node, hit.text), r.ch.note(node, `picked keys in the v6 shape: ${r.summary}`);
   else r.todo(node, 'the TypeScript checker found a type of a typed result here that the migration could not place: write it in the v6 shape');
 }
 

@@ -42,7 +42,9 @@ const FILES: Record<string, string> = {
     '/** What the tasks page reads. */',
     'export interface TasksData {',
     '  // the list, then one of it',
-    '  taskGetAll: Task[];',
+    '  taskGetAll: Task[]; // every task',
+    '  /** the one the page shows */',
+    '  // (by its id)',
     '  taskById: Task | null;',
     '}',
   ),
@@ -95,6 +97,12 @@ const FILES: Record<string, string> = {
     '}',
     '',
     "export const names = (list: UserPageData['userGetAll']) => list.map((u) => u.name);",
+    '',
+    'const BOTH = gql`query Both { userGetAll { id } userById(id: 1) { id } }`;',
+    'export async function both(url: string): Promise<number> {',
+    '  const data = await request<{ /** a */ userGetAll: { id: number }[]; /** b */ userById: { id: number } | null }>(url, BOTH);',
+    '  return data.userGetAll.length + (data.userById?.id ?? 0);',
+    '}',
   ),
   'src/shared.ts': lines(
     "import { gql, request } from 'graphql-request';",
@@ -212,7 +220,12 @@ describe('ergraph-migrate v5-to-v6: result types follow their reads (graphql-req
         '/** What the tasks page reads. */',
         'export interface TasksData {',
         '  // the list, then one of it',
-        '  Task: { taskGetAll: Task[]; taskById: Task | null };',
+        '  Task: {',
+        '    taskGetAll: Task[];',
+        '    /** the one the page shows */',
+        '    // (by its id)',
+        '    taskById: Task | null;',
+        '  }; // every task',
         '}',
       ),
     );
@@ -226,6 +239,8 @@ describe('ergraph-migrate v5-to-v6: result types follow their reads (graphql-req
     expect(users).toContain("  const data = await request<{ Task: { added: { id: number; title: string } } }>(url, ADD, { input: { title: 't', ownerId: 1 } });\n");
     expect(users).toContain('function show(page: UserPageData): number {\n  return page.User.userGetAll.length;\n');
     expect(users).toContain("export const names = (list: UserPageData['User']['userGetAll']) => list.map((u) => u.name);\n");
+    // The comments above every member pulled into a group go with it.
+    expect(users).toContain('  const data = await request<{ /** a */ User: { userGetAll: { id: number }[]; /** b */ userById: { id: number } | null }; }>(url, BOTH);\n');
     // Nothing of theirs is manual work: no marker in these files.
     for (const file of ['src/types.ts', 'src/tasks.ts', 'src/users.ts']) expect(read(file)).not.toContain('TODO(ergraph-migrate)');
     expect(migrated.filter((d) => !/^src\/(shared|list|picked)\.ts/.test(d))).toEqual([]);

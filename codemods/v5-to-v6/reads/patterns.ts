@@ -109,7 +109,15 @@ export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): 
  */
 export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode | ts.InterfaceDeclaration): boolean {
   const { sf } = r;
-  const groups = new Map<string, { first: ts.TypeElement; items: string[]; rest: ts.TypeElement[] }>();
+  const groups = new Map<string, { first: ts.TypeElement; items: string[]; rest: ts.TypeElement[]; lineComment: boolean }>();
+  const members = type.members;
+  const eol = sf.text.includes('\r\n') ? '\r\n' : '\n';
+  /** Where a later member's own text begins: after the comments that end the line of the member before it (they stay there); on the same line, every comment between is the member's. */
+  const ownStart = (member: ts.TypeElement) => {
+    const before = members[members.indexOf(member) - 1]!.getEnd();
+    if (!sf.text.slice(before, member.getStart(sf)).includes('\n')) return before;
+    return ts.getTrailingCommentRanges(sf.text, before)?.at(-1)?.end ?? before;
+  };
   for (const member of type.members) {
     const key = keyText(member.name);
     const to = key === undefined ? undefined : r.moves.get(key);
@@ -122,15 +130,27 @@ export function rewriteDataType(r: Reads, type: ts.TypeLiteralNode | ts.Interfac
     const [group, leaf] = to as [string, string];
     const item = leaf === key ? text : `${isName(leaf) ? leaf : JSON.stringify(leaf)}${sf.text.slice(member.name.getEnd(), member.getStart(sf) + text.length)}`;
     const known = groups.get(group);
-    if (known) known.items.push(item), known.rest.push(member);
-    else groups.set(group, { first: member, items: [item], rest: [] });
+    if (!known) {
+      groups.set(group, { first: member, items: [item], rest: [], lineComment: false });
+      continue;
+    }
+    // A later member goes into the group with the comments written above it.
+    const at = member.getFullStart();
+    const comments = [...(ts.getTrailingCommentRanges(sf.text, at) ?? []), ...(ts.getLeadingCommentRanges(sf.text, at) ?? [])].filter((c) => c.pos >= ownStart(member));
+    known.lineComment ||= comments.some((c) => c.kind === ts.SyntaxKind.SingleLineCommentTrivia);
+    known.items.push([...comments.map((c) => sf.text.slice(c.pos, c.end)), item].join('\0'));
+    known.rest.push(member);
   }
   if (groups.size === 0) return false;
-  const members = type.members;
-  for (const [group, { first, items, rest }] of groups) {
+  for (const [group, { first, items, rest, lineComment }] of groups) {
     const start = first.getStart(sf);
-    r.ch.replace({ start, end: start + first.getText(sf).replace(/[;,]$/, '').length }, `${group}: { ${items.join('; ')} }`);
-    for (const member of rest) r.ch.replace({ start: members[members.indexOf(member) - 1]!.getEnd(), end: member.getEnd() }, '');
+    // A `//` comment ends its line: a group holding one is written over several lines.
+    const indent = /^[ \t]*/.exec(sf.text.slice(sf.text.lastIndexOf('\n', start) + 1))![0];
+    const text = lineComment
+      ? `{${eol}${items.map((i) => `${indent}  ${i.split('\0').join(`${eol}${indent}  `)}`).join(`;${eol}`)};${eol}${indent}}`
+      : `{ ${items.map((i) => i.split('\0').join(' ')).join('; ')} }`;
+    r.ch.replace({ start, end: start + first.getText(sf).replace(/[;,]$/, '').length }, `${group}: ${text}`);
+    for (const member of rest) r.ch.replace({ start: ownStart(member), end: member.getEnd() }, '');
   }
   r.ch.note(type, `type written in the v6 shape: ${r.summary}`);
   return true;

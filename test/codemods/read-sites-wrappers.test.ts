@@ -194,4 +194,34 @@ describe('read sites: clients of the project\'s own are followed (issue 43.4)', 
     ]);
     expect(page.output).toContain('  return [a, b, c.data.userGetAll, d.data.userGetAll, e.userGetAll];\n');
   });
+
+  it('follows a wrapper taking the document in an options object (`opts.query` or `{ query }`), and keeps the marker where the options go on whole or the wrapper is imported', () => {
+    const result = migrate({
+      'opts.ts': lines('export async function gqlImported(opts: { query: string }) {', "  return (await fetch('/graphql', { method: 'POST', body: JSON.stringify({ query: opts.query }) })).json();", '}'),
+      'page.ts': lines(
+        "import { gqlImported } from './opts';",
+        'const USERS = `query Users { userGetAll { id name } }`;',
+        'async function gqlFetch(opts: { query: string; variables?: object }) {',
+        "  const res = await fetch('/graphql', { method: 'POST', body: JSON.stringify({ query: opts.query, variables: opts.variables }) });",
+        '  return res.json();',
+        '}',
+        "const gqlData = ({ query, variables = {} }: { query: string; variables?: object }) => fetch('/graphql', { method: 'POST', body: JSON.stringify({ query, variables }) }).then((r) => r.json()).then((j) => j.data);",
+        "const whole = (opts: { query: string }) => fetch('/graphql', { method: 'POST', body: JSON.stringify(opts) }).then((r) => r.json());",
+        'export async function names() {',
+        '  const { data } = await gqlFetch({ query: USERS, variables: {} });',
+        '  const b = await gqlData({ query: USERS });',
+        '  const c = await whole({ query: USERS });',
+        '  const d = await gqlImported({ query: USERS });',
+        '  return [data.userGetAll, b.userGetAll, c.data.userGetAll, d.data.userGetAll];',
+        '}',
+      ),
+    });
+    const page = result('page.ts');
+    const GIVEN = (name: string) => `the document is given to \`${name}\`, which the migration cannot follow to the code reading its result; move its reads: ${MOVES}`;
+    expect(page.manual.map((m) => [m.line, m.reason])).toEqual([
+      [12, GIVEN('whole')],
+      [13, GIVEN('gqlImported')],
+    ]);
+    expect(page.output).toContain('  return [data.User.userGetAll, b.User.userGetAll, c.data.userGetAll, d.data.userGetAll];\n');
+  });
 });

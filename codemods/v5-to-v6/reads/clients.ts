@@ -13,6 +13,7 @@
  */
 import { fileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
+import { keyText } from './patterns.js';
 import { declarationFor, referencesOf } from './scope.js';
 import { DATA, promiseOf, RESULT, type Reads, type Shape } from './types.js';
 
@@ -27,7 +28,7 @@ export interface Probe {
 }
 
 /** What a function gives when it is called with a document as its `index`th argument: proven once per function, parameter and view of the other files. */
-const proven = new WeakMap<object, WeakMap<ts.Node, Map<number, Shape | null>>>();
+const proven = new WeakMap<object, WeakMap<ts.Node, Map<string, Shape | null>>>();
 const NO_IMPORTS = {};
 /** Thrown by the probe's marker: the first place the pass cannot follow ends the proof. */
 const UNPROVEN = Symbol('unproven');
@@ -36,24 +37,25 @@ const isAsync = (fn: ts.FunctionLikeDeclaration) => !!ts.getModifiers(fn)?.some(
 export const sameShape = (a: Shape, b: Shape) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What a call of `fn` gives when its parameter `index` is a document, or undefined when it is not a client of the run. */
-export function clientShape(fn: ts.FunctionLikeDeclaration, index: number, probe: Probe): Shape | undefined {
+export function clientShape(fn: ts.FunctionLikeDeclaration, index: number, probe: Probe, key?: string): Shape | undefined {
   const view = probe.imported ?? NO_IMPORTS;
   let mine = proven.get(view);
   if (!mine) proven.set(view, (mine = new WeakMap()));
   let known = mine.get(fn);
   if (!known) mine.set(fn, (known = new Map()));
-  if (known.has(index)) return known.get(index) ?? undefined;
+  const at = key === undefined ? String(index) : `${index}.${key}`;
+  if (known.has(at)) return known.get(at) ?? undefined;
   // A function reaching itself proves nothing.
-  known.set(index, null);
-  const shape = probeOf(fn, index, probe);
-  known.set(index, shape ?? null);
+  known.set(at, null);
+  const shape = probeOf(fn, index, probe, key);
+  known.set(at, shape ?? null);
   return shape;
 }
 
-function probeOf(fn: ts.FunctionLikeDeclaration, index: number, probe: Probe): Shape | undefined {
+function probeOf(fn: ts.FunctionLikeDeclaration, index: number, probe: Probe, key?: string): Shape | undefined {
   const param = fn.parameters[index];
-  if (!fn.body || !param || param.dotDotDotToken || !ts.isIdentifier(param.name)) return undefined;
-  const refs = referencesOf(param.name);
+  if (!fn.body || !param || param.dotDotDotToken) return undefined;
+  const refs = key === undefined ? (ts.isIdentifier(param.name) ? referencesOf(param.name) : undefined) : keyedUses(param.name, key);
   if (!refs || refs.length === 0) return undefined;
   const sf = fn.getSourceFile();
   let returned: Shape | undefined;
@@ -73,7 +75,7 @@ function probeOf(fn: ts.FunctionLikeDeclaration, index: number, probe: Probe): S
     todo: () => {
       throw UNPROVEN;
     },
-    client: (_, call, i) => callShape(call, i, probe),
+    client: (_, call, i, key) => callShape(call, i, probe, key),
     returns(from, shape) {
       if (from !== fn) return false;
       const value = isAsync(fn) ? promiseOf(shape) : shape;
@@ -89,6 +91,26 @@ function probeOf(fn: ts.FunctionLikeDeclaration, index: number, probe: Probe): S
     throw error;
   }
   return twice ? undefined : returned;
+}
+
+/**
+ * Where an options parameter's `key` (the document, `gqlFetch({ query: DOC })`) is used in the
+ * function: each `opts.query`, or the references of `{ query }` destructured. Undefined when the
+ * options object itself goes anywhere else (handed on whole, it may carry the document out of sight).
+ */
+function keyedUses(name: ts.BindingName, key: string): ts.Node[] | undefined {
+  if (ts.isObjectBindingPattern(name)) {
+    const element = name.elements.find((e) => keyText(e.propertyName ?? e.name) === key);
+    return element && !element.dotDotDotToken && ts.isIdentifier(element.name) ? referencesOf(element.name) : undefined;
+  }
+  if (!ts.isIdentifier(name)) return undefined;
+  const uses: ts.Node[] = [];
+  for (const ref of referencesOf(name) ?? []) {
+    const p = ref.parent;
+    if (!ts.isPropertyAccessExpression(p) || p.expression !== ref) return undefined;
+    if (p.name.text === key) uses.push(p);
+  }
+  return uses;
 }
 
 /** The function a name of this file declares: `function f`, `const f = (…) => …`, `const f = function …`. */
@@ -172,11 +194,12 @@ function calleeOf(call: ts.CallExpression): Callee | undefined {
 }
 
 /** What `call` gives when the document is its `index`th argument and its callee is a client of the project's own. */
-export function callShape(call: ts.CallExpression, index: number, probe: Probe): Shape | undefined {
+export function callShape(call: ts.CallExpression, index: number, probe: Probe, key?: string): Shape | undefined {
   const callee = calleeOf(call);
   if (!callee) return undefined;
-  if ('fn' in callee) return clientShape(callee.fn, index, probe);
-  return probe.imported?.(call.getSourceFile(), callee.local, callee.member, index);
+  if ('fn' in callee) return clientShape(callee.fn, index, probe, key);
+  // The scans of other files record clients by their document parameter only.
+  return key === undefined ? probe.imported?.(call.getSourceFile(), callee.local, callee.member, index) : undefined;
 }
 
 /** A client's callee in another file, and what the client gives for each shape that callee may give. */

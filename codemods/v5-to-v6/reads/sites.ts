@@ -162,6 +162,8 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   }
   if (mod && RELAY.test(mod) && name === 'commitMutation' && key === 'mutation') return options(r, literal);
   if (name === 'stringify' && call.expression.getText(r.sf) === 'JSON.stringify' && key === 'query') return flow(r, call, { kind: 'body' });
+  const own = r.client?.(r, call, call.arguments.indexOf(outer(literal) as ts.Expression), key);
+  if (own) return flow(r, call, own);
   r.todo(call, `the document is given to \`${name ?? 'a call'}\`, which the migration cannot follow to the code reading its result`);
 }
 
@@ -231,7 +233,7 @@ export function readsOf(ch: FileChanges, moves: readonly Pick<MovedPath, 'from' 
     follows: hooks?.follows,
     resultType: hooks?.resultType,
     updater: updaterCall,
-    client: (_, call, index) => callShape(call, index, { follow: useOf, imports: importsOf, imported: hooks?.clients }),
+    client: (_, call, index, key) => callShape(call, index, { follow: useOf, imports: importsOf, imported: hooks?.clients }, key),
   };
 }
 

@@ -77,8 +77,8 @@ export interface Reads {
   resultType?(r: Reads, node: ts.TypeNode): 'handled' | string | undefined;
   /** `call` is given an updater of the data (`update-query.ts`). */
   updater?(r: Reads, call: ts.CallExpression, via: Updater): void;
-  /** The document is the `index`th argument of a call of the project's own: what the call gives when that function is a client (`reads/clients.ts`). */
-  client?(r: Reads, call: ts.CallExpression, index: number): Shape | undefined;
+  /** The document is the `index`th argument of a call of the project's own (or that argument's `key`, an options object): what the call gives when that function is a client (`reads/clients.ts`). */
+  client?(r: Reads, call: ts.CallExpression, index: number, key?: string): Shape | undefined;
   /** The value of `shape` is returned from `fn`: true when a probe of `fn` as a client takes it (`reads/clients.ts`). */
   returns?(fn: ts.FunctionLikeDeclaration, shape: Shape): boolean;
   /** A probe of a function as a client: type arguments there are the wrapper's own, not a result's. */

@@ -44,7 +44,8 @@ step "pack both packages"
 # or a pack finds another's README set aside (CI failed so) or ships it mid-swap.
 mkdir -p "$root/node_modules/.cache"
 (
-  flock 9
+  # flock is util-linux's (not on macOS): a run alone there needs no lock.
+  if command -v flock >/dev/null; then flock 9; fi
   (cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
   (cd "$root/codemods" && npm pack --silent --pack-destination "$work" >/dev/null)
 ) 9> "$root/node_modules/.cache/ergraph-pack.lock"

@@ -5,7 +5,7 @@
  * script, every text from data escaped.
  */
 import { VERDICT, type KitOperation, type MigrationKit } from './kit.js';
-import { esc } from './escape.js';
+import { escapeHtml as esc } from '../src/graphql/page.js';
 
 /** The kit as the route shows it: without the store's name or error text. */
 export type KitView = Omit<MigrationKit, 'store'> & { store: { ok: boolean } };

@@ -7,11 +7,10 @@
  * offline, renders the same in any browser and in a screenshot, and adds nothing to the install.
  * Every text that comes from data (client names above all) goes through `esc`.
  */
-import { esc } from './escape.js';
+import { escapeHtml as esc, ICON_LINK } from '../src/graphql/page.js';
 import { kitSection, type KitView } from './kit-page.js';
 import { heldBack } from './usage-proof.js';
 import type { RetirementReport, Trend, VerdictStatus } from './usage-report.js';
-import { ICON_LINK } from '../src/graphql/page.js';
 
 /**
  * What the page draws: a report, or the route's view of one (no store name, no error text; the

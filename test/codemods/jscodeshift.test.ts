@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTransform } from '../../codemods/registry.js';
 import { runMigration } from '../../codemods/runner/run.js';
@@ -30,7 +30,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** The real binary over `dir`: its summary counts. */
 async function jscodeshift(step: string, dir: string, ...args: string[]): Promise<{ ok: number; unmodified: number; errors: number; out: string }> {
   const { stdout, stderr } = await promisify(execFile)(process.execPath, [JSCODESHIFT, '-t', join(TRANSFORMS, `${step}.js`), '--parser', 'tsx', `--extensions=${EXTENSIONS}`, ...args, dir], { cwd: dir, maxBuffer: 16 << 20 });
-  const count = (what: string) => Number(new RegExp(`^(\\d+) ${what}$`, 'm').exec(stdout)?.[1] ?? NaN);
+  // jscodeshift colours its summary whenever its colour library thinks it may (CI's environment made
+  // it so though stdout is a pipe): the counts are read with the colour codes taken out.
+  const summary = stripVTControlCharacters(stdout);
+  const count = (what: string) => Number(new RegExp(`^(\\d+) ${what}$`, 'm').exec(summary)?.[1] ?? NaN);
   return { ok: count('ok'), unmodified: count('unmodified'), errors: count('errors'), out: stdout + stderr };
 }
 

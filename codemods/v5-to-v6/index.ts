@@ -151,10 +151,12 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
   const fields: MovedField[] = [];
   const schemas = schemasOf(options);
   let moved = false;
-  for (const { doc, document, inHole, choice, rewrite } of prepareDocuments(sf, file, options, schemas)) {
+  for (const prepared of prepareDocuments(sf, file, options, schemas)) {
+    // `prepared.document` parses the document again: read only where nothing else serves.
+    const { doc, choice, rewrite } = prepared;
     const where = () => ({ ...lineColumn(sf, doc.node.getStart(sf)), transform: 'v5-to-v6' });
     if (schemas.length === 0) {
-      if (!selectsRootFields(document, inHole)) continue;
+      if (!selectsRootFields(prepared.document, (offset) => prepared.inHole(offset))) continue;
       // Alone (jscodeshift), the schema search is the whole run's: marked for ergraph-migrate.
       if (options.alone) ch.manual(doc.node, NO_SCHEMA_ALONE);
       else pending.push({ ...where(), reason: NO_SCHEMA_NEXT_STEP });
@@ -172,7 +174,7 @@ function rewriteDocuments(ch: FileChanges, file: string, options: TransformOptio
     for (const edit of rewrite.edits) ch.replace({ start: doc.start + edit.start, end: doc.start + edit.end }, edit.text);
     for (const move of rewrite.moves) ch.note(doc.node, describeMove(move));
     append(fields, rootMoves(rewrite.moves, choice.schema));
-    moveReadSites(ch, doc.node, document, rewrite.moves, choice.schema, hooks);
+    moveReadSites(ch, doc.node, prepared.outline!, rewrite.moves, choice.schema, hooks);
     moved ||= rewrite.moves.length > 0;
     // Markers go above the whole template: a line inside it would change the document text.
     for (const problem of rewrite.problems) ch.manual(doc.node, problem.reason);
@@ -204,7 +206,10 @@ const scripts = scriptTransform<unknown>(
       const out: CrossFact[] = [];
       rememberText(project, file, sf.text);
       try {
-        const { fields } = rewriteDocuments(fileChanges(sf), file, options, [], [], scanHooks(sf, project, out));
+        // The scan's changes are thrown away: its notes (one or two per document) are not kept either.
+        const dry = fileChanges(sf);
+        dry.note = () => {};
+        const { fields } = rewriteDocuments(dry, file, options, [], [], scanHooks(sf, project, out));
         if (fields.length > 0) out.push({ kind: 'moved', file, fields });
         // The file's own clients, for the files calling them with their documents (`reads/clients.ts`).
         for (const client of clientsIn(sf, (_, local) => importedOrigin(project, file, local))) out.push({ kind: 'client', file, ...client });

@@ -12,8 +12,9 @@ import { ParseError, type TransformOptions } from '../types.js';
 import { chooseSchema, type SchemaChoice } from '../../compat/v6-form/choose.js';
 import { rewriteDocument, type DocumentRewrite, type DocumentRewriteOptions } from '../../compat/v6-form/document.js';
 import { findEmbeddedDocuments, parseableText, type EmbeddedDocument } from './embedded.js';
+import { outlineOf, type DocumentOutline } from './reads/sites.js';
 import { looksV5, namesFlatField } from './untagged.js';
-import { invalidAfterRewrite, invalidAfterRewrites } from './validate.js';
+import { definitionStarts, invalidAfterRewrite, invalidAfterRewrites } from './validate.js';
 
 /** The v6 schemas of a run: `schemas` (several diagrams), else `schema`, else none. */
 export function schemasOf(options: TransformOptions): readonly GraphQLSchema[] {
@@ -47,24 +48,6 @@ function dropIfInvalid(rewrite: DocumentRewrite, invalid: DocumentRewrite['probl
   if (invalid.length > 0) Object.assign(rewrite, { edits: [], moves: [], problems: [...rewrite.problems, ...invalid] });
 }
 
-/**
- * A document's nodes keep their offsets (`loc.start`, `loc.end`: all the rewrite and the read-site
- * pass read) but not graphql-js's tokens: each `loc` points into the document's linked token list,
- * which a held document (from the run's prepare to each file's apply) would keep whole, copied by
- * the collector with the tree it belongs to.
- */
-function dropTokens(node: object): void {
-  const loc = (node as { loc?: { startToken: unknown; endToken: unknown } }).loc;
-  if (loc) loc.startToken = loc.endToken = null;
-  for (const key in node) {
-    if (key === 'loc') continue;
-    const value = (node as Record<string, unknown>)[key];
-    if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && typeof item === 'object') dropTokens(item as object);
-    } else if (value !== null && typeof value === 'object') dropTokens(value);
-  }
-}
-
 /** Offsets in the result equal offsets in `doc.raw`: blanks and names keep every length. */
 function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): DocumentNode {
   const position = (offset: number) => lineColumn(sf, doc.start + offset);
@@ -84,12 +67,34 @@ function parseEmbedded(doc: EmbeddedDocument, file: string, sf: ts.SourceFile): 
 }
 
 /** A document of a script as the v6 schemas take it: which schema it is for, and its rewrite (already checked by `keepIfInvalid`). */
-export interface PreparedDocument {
-  doc: EmbeddedDocument;
-  document: DocumentNode;
-  inHole: (offset: number) => boolean;
+export class PreparedDocument {
   choice: ReturnType<typeof chooseSchema>;
   rewrite?: DocumentRewrite;
+  /** Where the document's definitions start, for `settle`'s reports (dropped once it ran). */
+  starts?: readonly number[];
+  /** What the read-site pass needs of the document, when it is rewritten. */
+  outline?: DocumentOutline;
+
+  constructor(
+    readonly doc: EmbeddedDocument,
+    private readonly file: string,
+    private readonly sf: ts.SourceFile,
+  ) {}
+
+  /**
+   * Parsed again at each read (the rewrite keeps what later passes need: its edits, its moves,
+   * `outline`). A file's documents are held from the run's prepare to the file's apply, and their
+   * trees were held with them: 260 MB of a 687 MB heap for a file of 95,528 documents (issue
+   * 45.2). A class, not an object of closures: those were another 75 MB.
+   */
+  get document(): DocumentNode {
+    return this.doc.document ?? parseEmbedded(this.doc, this.file, this.sf);
+  }
+
+  /** Is this offset of the document inside a `${…}` interpolation? */
+  inHole(offset: number): boolean {
+    return this.doc.holes.some(([s, e]) => offset >= s && offset < e);
+  }
 }
 
 /**
@@ -109,32 +114,41 @@ function preparedFor(sf: ts.SourceFile, options: TransformOptions, schemas: read
 
 /** The documents parsed, matched and rewritten, their rewrites not yet checked against the schema. */
 function draftDocuments(sf: ts.SourceFile, file: string, options: TransformOptions, schemas: readonly GraphQLSchema[]): PreparedDocument[] {
-  // Parse every document first, so a file with one broken document is left wholly untouched.
   // Untagged strings are documents when they name a v5 root field: one of the schemas', or one spelled
   // as v5 spelled them (for another API, then: reported as such, as the version detector counts it).
   const flat = schemas.length > 0 ? namesFlatField(schemas) : looksV5;
-  const list: PreparedDocument[] = findEmbeddedDocuments(sf, (d, inHole) => flat(d, inHole) || looksV5(d, inHole)).map((doc) => {
-    const document = doc.document ?? parseEmbedded(doc, file, sf);
-    dropTokens(document);
-    const inHole = (offset: number) => doc.holes.some(([s, e]) => offset >= s && offset < e);
-    return { doc, document, inHole, choice: undefined };
+  // A document that does not parse throws here, before the file's result is kept: a file with one
+  // broken document is left wholly untouched.
+  return findEmbeddedDocuments(sf, (d, inHole) => flat(d, inHole) || looksV5(d, inHole)).map((doc) => {
+    const entry = new PreparedDocument(doc, file, sf);
+    const document = entry.document;
+    if (schemas.length === 0) return entry;
+    const inHole = (offset: number) => entry.inHole(offset);
+    entry.choice = chooseSchema(document, schemas, inHole);
+    if (!entry.choice || entry.choice === 'foreign') return entry;
+    entry.rewrite = held(rewriteDocument(document, doc.raw, entry.choice.schema, entry.choice.index, { ...rewriteOptions(options), isPlaceholder: inHole }));
+    entry.starts = definitionStarts(document);
+    entry.outline = outlineOf(document);
+    return entry;
   });
-  if (schemas.length > 0)
-    for (const entry of list) {
-      const { doc, document, inHole } = entry;
-      entry.choice = chooseSchema(document, schemas, inHole);
-      if (!entry.choice || entry.choice === 'foreign') continue;
-      entry.rewrite = rewriteDocument(document, doc.raw, entry.choice.schema, entry.choice.index, { ...rewriteOptions(options), isPlaceholder: inHole });
-    }
-  return list;
+}
+
+/**
+ * A rewrite as it is held until its file's apply: its lists copied to their length. A list grown
+ * by `push` keeps room for 16 entries, ~250 bytes a document for a file of 95,528 (issue 45.2).
+ */
+function held({ edits, moves, problems }: DocumentRewrite): DocumentRewrite {
+  return { edits: edits.slice(), moves: moves.slice(), problems: problems.slice() };
 }
 
 /** Drops every rewrite the v6 schema refuses (`keepIfInvalid`), all of them checked at once. */
 function settle(entries: readonly PreparedDocument[]): void {
   // A document built at run time is never rewritten (its rewrite only names what moves), so never checked.
   const pending = entries.filter((e) => !e.doc.built && e.rewrite && e.rewrite.edits.length > 0 && e.choice && e.choice !== 'foreign');
-  const invalid = invalidAfterRewrites(pending.map((e) => ({ before: e.document, text: e.doc.raw, rewrite: e.rewrite!, schema: (e.choice as SchemaChoice).schema, template: true })));
+  const invalid = invalidAfterRewrites(pending.map((e) => ({ starts: e.starts!, text: e.doc.raw, rewrite: e.rewrite!, schema: (e.choice as SchemaChoice).schema, template: true })));
   for (const [i, entry] of pending.entries()) dropIfInvalid(entry.rewrite!, invalid[i]!);
+  // Assigned, not deleted: a deleted property turns each entry into a dictionary, 44 MB for 95,528 documents.
+  for (const entry of entries) entry.starts = undefined;
 }
 
 function remember(sf: ts.SourceFile, options: TransformOptions, schemas: readonly GraphQLSchema[], list: PreparedDocument[]): void {

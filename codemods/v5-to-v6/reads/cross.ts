@@ -24,6 +24,7 @@ import type { FileChanges } from '../../lib/changes.js';
 import { ts } from '../../lib/parse.js';
 import { EMPTY_PROJECT, type Project } from '../../lib/project.js';
 import type { MovedPath } from '../../../compat/v6-form/document.js';
+import { declarationOf, importBinding } from './declarations.js';
 import { bindName, namesNoField } from './flow.js';
 import { outer, referencesOf } from './scope.js';
 import { useSite } from './result-types.js';
@@ -155,24 +156,6 @@ function indexOf(facts: readonly CrossFact[]): FactIndex {
   return index;
 }
 
-/** The top-level declaration of `name` in a file, and its function when it is one. */
-function declarationOf(sf: ts.SourceFile, name: string): { node: ts.Node; id: ts.Identifier; fn?: ts.FunctionLikeDeclaration } | undefined {
-  for (const stmt of sf.statements) {
-    if (ts.isFunctionDeclaration(stmt) && stmt.name?.text === name) return { node: stmt, id: stmt.name, fn: stmt.body ? stmt : undefined };
-    if (ts.isClassDeclaration(stmt) && stmt.name?.text === name) return { node: stmt, id: stmt.name };
-    if (!ts.isVariableStatement(stmt)) continue;
-    for (const decl of stmt.declarationList.declarations) {
-      if (!ts.isIdentifier(decl.name) || decl.name.text !== name) continue;
-      const constant = (stmt.declarationList.flags & ts.NodeFlags.Const) !== 0;
-      let init = decl.initializer;
-      while (init && ts.isParenthesizedExpression(init)) init = init.expression;
-      const fn = constant && init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined;
-      return { node: decl, id: decl.name, fn };
-    }
-  }
-  return undefined;
-}
-
 /** The identifier a call's callee names, when it is a plain name. */
 function calleeId(call: ts.CallExpression): ts.Identifier | undefined {
   let callee: ts.Expression = call.expression;
@@ -185,18 +168,6 @@ function callOf(ref: ts.Node): ts.CallExpression | undefined {
   const node = outer(ref);
   const p = node.parent;
   return ts.isCallExpression(p) && p.expression === node ? p : undefined;
-}
-
-/** The import binding of `local` in a file. */
-function importBinding(sf: ts.SourceFile, local: string): ts.Identifier | undefined {
-  for (const stmt of sf.statements) {
-    const clause = ts.isImportDeclaration(stmt) ? stmt.importClause : undefined;
-    if (!clause || clause.isTypeOnly) continue;
-    if (clause.name?.text === local) return clause.name;
-    const bindings = clause.namedBindings;
-    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) if (el.name.text === local && !el.isTypeOnly) return el.name;
-  }
-  return undefined;
 }
 
 /**

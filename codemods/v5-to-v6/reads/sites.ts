@@ -60,12 +60,30 @@ export function importsOf(sf: ts.SourceFile): Map<string, string> {
   return found;
 }
 
-/** Root fields the document spreads from fragments it does not define: their moves are not in this document's list. */
-function spreadsElsewhere(document: DocumentNode): boolean {
+/**
+ * What the read-site pass needs of a document, taken while it is parsed: a file's documents are
+ * held from the run's prepare to the file's apply, and holding (or parsing again) their trees for
+ * this cost a file of 95,528 documents 260 MB (issue 45.2).
+ */
+export interface DocumentOutline {
+  /** Root fields the document spreads from fragments it does not define: their moves are not in this document's list. */
+  open: boolean;
+  /** Codegen's result type name of each named operation (`query UserGetAll` → `UserGetAllQuery`). */
+  resultTypes: readonly string[];
+}
+
+/** Codegen's result type names for an operation. */
+const CODEGEN_SUFFIX = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
+
+export function outlineOf(document: DocumentNode): DocumentOutline {
   const defined = new Set(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [d.name.value] : [])));
-  const open = (set: SelectionSetNode): boolean =>
-    set.selections.some((s) => (s.kind === Kind.FRAGMENT_SPREAD ? !defined.has(s.name.value) : s.kind === Kind.INLINE_FRAGMENT ? open(s.selectionSet) : false));
-  return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && open(d.selectionSet));
+  const spreads = (set: SelectionSetNode): boolean =>
+    set.selections.some((s) => (s.kind === Kind.FRAGMENT_SPREAD ? !defined.has(s.name.value) : s.kind === Kind.INLINE_FRAGMENT ? spreads(s.selectionSet) : false));
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  return {
+    open: operations.some((d) => spreads(d.selectionSet)),
+    resultTypes: operations.flatMap((d) => (d.name ? [`${d.name.value}${CODEGEN_SUFFIX[d.operation]}`] : [])),
+  };
 }
 
 /** Fragments spread at the root of an operation (directly or in inline fragments). */
@@ -242,37 +260,30 @@ export function moveImportedReads(r: Reads, refs: readonly ts.Node[]): void {
   for (const ref of refs) useOf(r, ref);
 }
 
-/** Codegen's result type names for an operation (`query UserGetAll` → `UserGetAllQuery`). */
-const CODEGEN_SUFFIX = { query: 'Query', mutation: 'Mutation', subscription: 'Subscription' } as const;
-
 /**
  * What types this document's result where the scan can see it: its own type argument, a call
  * (`graphql(…)` of the client preset or gql.tada types its result), a codegen result type named
  * after an operation and written in this file. The checker pass (`reads/checker.ts`) runs only
  * when one is found, so a run of untyped code builds no TypeScript program.
  */
-function typedDocument(r: Reads, docNode: ts.Node, document: DocumentNode, generic: ts.TypeNode | undefined): void {
+function typedDocument(r: Reads, docNode: ts.Node, outline: DocumentOutline, generic: ts.TypeNode | undefined): void {
   if (!r.typed) return;
   if (generic && describesShape(generic)) r.typed(r, generic, { kind: 'type' });
   if (ts.isCallExpression(docNode)) r.typed(r, docNode, { kind: 'document' });
-  for (const d of document.definitions) {
-    if (d.kind !== Kind.OPERATION_DEFINITION || !d.name) continue;
-    const name = `${d.name.value}${CODEGEN_SUFFIX[d.operation]}`;
-    if (namedIn(r.sf, name)) r.typed(r, docNode, { kind: 'name', name });
-  }
+  for (const name of outline.resultTypes) if (namedIn(r.sf, name)) r.typed(r, docNode, { kind: 'name', name });
 }
 
-export function moveReadSites(ch: FileChanges, docNode: ts.Node, document: DocumentNode, moves: readonly MovedPath[], schema?: GraphQLSchema, hooks?: CrossHooks): void {
+export function moveReadSites(ch: FileChanges, docNode: ts.Node, outline: DocumentOutline, moves: readonly MovedPath[], schema?: GraphQLSchema, hooks?: CrossHooks): void {
   if (moves.length === 0) return;
   const sf = ch.sf;
-  const r = readsOf(ch, moves, spreadsElsewhere(document), schema, hooks);
+  const r = readsOf(ch, moves, outline.open, schema, hooks);
   // Reported once per literal and file: the scan's dry run must leave them to the real pass.
   if (!hooks?.scanning) {
     cacheFields(r, moves);
     errorPaths(r);
   }
   const generic = ts.isTaggedTemplateExpression(docNode) || ts.isCallExpression(docNode) ? docNode.typeArguments?.[0] : undefined;
-  typedDocument(r, docNode, document, generic);
+  typedDocument(r, docNode, outline, generic);
   if (generic && describesShape(generic)) useSite(r, generic, docNode, 'the type argument');
   const twice = moves.find((m) => moves.some((o) => o.from[0] === m.from[0] && o.to.join('.') !== m.to.join('.')));
   if (twice) return r.todo(docNode, `operations of this document move \`data.${twice.from[0]}\` to different places`);

@@ -19,7 +19,17 @@ const file = (name: string, text: string) => {
 describe('loadSchema', () => {
   let server: Server;
   let url: string;
+  // Another host (127.0.0.2, loopback): a redirect's target, which must get no request.
+  let other: Server;
+  let elsewhere: string;
+  let reachedElsewhere = 0;
   beforeAll(async () => {
+    other = createServer((_, res) => {
+      reachedElsewhere++;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    elsewhere = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -29,6 +39,10 @@ describe('loadSchema', () => {
           return;
         }
         if (req.url === '/silent') return; // accepts the request, never answers
+        if (req.url === '/moved') {
+          res.writeHead(307, { location: `${elsewhere}/graphql` }).end();
+          return;
+        }
         if (req.url === '/endless') {
           // An answer that does not stop: 64 KB chunks for as long as the client reads.
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -48,8 +62,9 @@ describe('loadSchema', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => {
+  afterAll(async () => {
     server.closeAllConnections(); // the silent and endless answers keep theirs open
+    await new Promise<void>((resolve) => other.close(() => resolve()));
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
@@ -74,6 +89,13 @@ describe('loadSchema', () => {
     await expect(loadSchema(file('bad.graphql', 'type Query {'))).rejects.toThrow(/bad\.graphql: invalid SDL \(line 1, column 13\): /);
     await expect(loadSchema(`${url}/down`)).rejects.toThrow(`${url}/down: introspection answered HTTP 503`);
     await expect(loadSchema('http://127.0.0.1:1/graphql')).rejects.toThrow(/cannot reach the server/);
+  });
+
+  it('follows no redirect: the introspection goes to the address given and nowhere else', async () => {
+    await expect(loadSchema(`${url}/moved`)).rejects.toThrow(
+      `${url}/moved: introspection answered HTTP 307, a redirect to ${elsewhere}/graphql: the schema is read from the address given and nowhere else; give the address the server means`,
+    );
+    expect(reachedElsewhere).toBe(0);
   });
 
   it('gives up on an endpoint that does not answer in time, or answers without end', async () => {

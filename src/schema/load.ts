@@ -75,8 +75,16 @@ async function fromUrl(url: string, options: LoadSchemaOptions): Promise<GraphQL
       headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
       body: JSON.stringify({ query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }) }),
       signal: AbortSignal.timeout(timeoutMs),
+      // A redirect would carry the introspection and the given headers (a token, often) to a host nobody named.
+      redirect: 'manual',
     });
     status = response.status;
+    if (status >= 300 && status < 400) {
+      const location = response.headers.get('location');
+      let target = location === null ? '(no Location header)' : JSON.stringify(location);
+      if (location !== null && URL.canParse(location, url)) target = new URL(location, url).href;
+      throw new SchemaSourceError(`${url}: introspection answered HTTP ${status}, a redirect to ${target}: the schema is read from the address given and nowhere else; give the address the server means`);
+    }
     text = await responseText(response, options.maxBytes ?? 20 * 1024 * 1024, url);
   } catch (error) {
     if (error instanceof SchemaSourceError) throw error;

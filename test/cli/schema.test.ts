@@ -1,6 +1,7 @@
 /** `ergraph schema print|diff`, run as the bin (and in-process for the many error cases). */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,6 +160,27 @@ describe('ergraph schema diff', () => {
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
+    }
+  });
+
+  it('follows no redirect: the introspection and its headers go to the address given and nowhere else', async () => {
+    let reachedElsewhere = 0;
+    const other: HttpServer = createHttpServer((_, res) => void (reachedElsewhere++, res.writeHead(500).end()));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    const elsewhere = `http://127.0.0.2:${(other.address() as AddressInfo).port}/graphql`;
+    const moving: HttpServer = createHttpServer((_, res) => void res.writeHead(307, { location: elsewhere }).end());
+    await new Promise<void>((resolve) => moving.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(moving.address() as AddressInfo).port}/graphql`;
+      const res = await run(['schema', 'diff', url, file('new.graphql', NEW)]);
+      expect(res).toMatchObject({
+        code: 1,
+        stderr: `ergraph: ${url}: introspection answered HTTP 307, a redirect to ${elsewhere}: the schema is read from the address given and nowhere else; give the address the server means\n`,
+      });
+      expect(reachedElsewhere).toBe(0);
+    } finally {
+      await new Promise((resolve) => moving.close(resolve));
+      await new Promise((resolve) => other.close(resolve));
     }
   });
 

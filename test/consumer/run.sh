@@ -39,16 +39,15 @@ export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=f
 step "pack both packages"
 [ -f "$root/dist/assets/graphiql/graphiql.min.js" ] || fail "dist/ is not built (npm run build)"
 [ -f "$root/codemods/dist/codemods/cli.js" ] || fail "codemods/dist/ is not built (npm run build)"
-# .ci/run runs this stage on Node 20, 22 and 24 side by side over one checkout, and a pack swaps
-# the README for the registry's (scripts/readme-links.mjs, prepack/postpack): one pack at a time,
-# or a pack finds another's README set aside (CI failed so) or ships it mid-swap.
-mkdir -p "$root/node_modules/.cache"
-(
-  # flock is util-linux's (not on macOS): a run alone there needs no lock.
-  if command -v flock >/dev/null; then flock 9; fi
+if [ -n "${ERGRAPH_PACKED:-}" ]; then
+  # .ci/run packs once, before this stage runs on Node 20, 22 and 24 beside
+  # each other and beside npm test: a pack swaps the checkout's README for the registry's
+  # (prepack/postpack), which no other pack and no test reading README.md may see mid-swap.
+  cp "$ERGRAPH_PACKED"/ergraph-*.tgz "$work"/
+else
   (cd "$root" && npm pack --silent --pack-destination "$work" >/dev/null)
   (cd "$root/codemods" && npm pack --silent --pack-destination "$work" >/dev/null)
-) 9> "$root/node_modules/.cache/ergraph-pack.lock"
+fi
 tgz="$(ls "$work"/ergraph-[0-9]*.tgz)"
 mtgz="$(ls "$work"/ergraph-migrate-*.tgz)"
 version="${tgz#"$work"/ergraph-}"; version="${version%.tgz}"

@@ -7,10 +7,15 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 PATH="$("$root/.ci/node.sh" 22):$PATH"
-copy="$(mktemp -d "${TMPDIR:-/tmp}/ergraph-graphql17.XXXXXX")"
+if [ -n "${ERGRAPH_GRAPHQL17_COPY:-}" ]; then
+  # .ci/run copies the checkout before npm test starts writing into it, then runs this beside it.
+  copy="$ERGRAPH_GRAPHQL17_COPY"
+else
+  copy="$(mktemp -d "${TMPDIR:-/tmp}/ergraph-graphql17.XXXXXX")"
+  # dist/ comes along (the CLI suites run the built bins) with its times, so it stays up to date.
+  tar -C "$root" --exclude=./.git -cf - . | tar -C "$copy" -xf -
+fi
 trap 'rm -rf "$copy"' EXIT
-# dist/ comes along (the CLI suites run the built bins) with its times, so it stays up to date.
-tar -C "$root" --exclude=./.git -cf - . | tar -C "$copy" -xf -
 cd "$copy"
 npm install graphql@17 --no-save --no-audit --no-fund > graphql17-install.log 2>&1 || { cat graphql17-install.log; exit 1; }
 version="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/package.json', 'utf8')).version")"

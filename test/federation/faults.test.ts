@@ -172,6 +172,36 @@ describe('query-time faults', () => {
   });
 });
 
+describe('a member answering without end', () => {
+  it('is read up to maxResponseBytes, 16 MiB when federate() is given none, then its fields are null with a bad-response error', async () => {
+    let endless = false;
+    let sent = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(32);
+    const app = new Hono();
+    // Pulled: the member sends only as fast as the mounter reads, and stops when it cancels.
+    const stream = () => new ReadableStream<Uint8Array>({ pull: (controller) => void ((sent += chunk.byteLength), controller.enqueue(chunk)) });
+    app.post('/graphql', async (c) => (endless ? new Response(stream(), { headers: { 'content-type': 'application/json' } }) : reviews.app.fetch(c.req.raw)));
+    app.all('*', (c) => reviews.app.fetch(c.req.raw));
+    const run = await start(app);
+    try {
+      const handler = productsHandler();
+      // A long member timeout, so that the bound and not the clock ends the read on a busy machine.
+      await handler.federate({ services: { reviews: run.address }, timeoutMs: 120_000 });
+      endless = true;
+      const result = await handler.execute('{ Product { getAll(limit: 1) { id reviews { id } } } }');
+      expect(result.errors![0]!.extensions).toMatchObject({ code: 'FEDERATION_MEMBER_BAD_RESPONSE', service: 'reviews' });
+      expect(result.errors![0]!.message).toContain('more than the 16777216 bytes allowed');
+      expect((result.data!.Product as { getAll: { id: number; reviews: unknown }[] }).getAll[0]).toEqual({ id: 1, reviews: null });
+      // Read up to the bound and no further than the stream's buffering past it.
+      expect(sent).toBeGreaterThan(16 * 1024 * 1024);
+      expect(sent).toBeLessThan(24 * 1024 * 1024);
+      await expect(productsHandler().federate({ services: { reviews: run.address }, maxResponseBytes: 0 })).rejects.toThrow('federate(): maxResponseBytes must be a positive integer, got 0');
+    } finally {
+      await run.close();
+    }
+  });
+});
+
 describe('errors deeper in the graph', () => {
   it('a member whose own member is down reports FEDERATION_MEMBER_ERROR carrying the downstream error', async () => {
     const deadUsers = await start(usersService().app);

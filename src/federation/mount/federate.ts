@@ -25,7 +25,7 @@ export type { Mounted, MountedService } from '../state.js';
 import { dtoClasses, reachedHandles } from './dtos.js';
 import { remoteEdgeFields, type MountedEdge } from './fields.js';
 import { memberBreaker, type CircuitBreakerOptions } from './breaker.js';
-import { callMember, defaultMemberTimeout, MemberCallError, type Member } from './http.js';
+import { callMember, DEFAULT_MAX_RESPONSE_BYTES, defaultMemberTimeout, MemberCallError, type Member } from './http.js';
 import type { Catalog } from './types.js';
 
 export interface FederateOptions {
@@ -38,6 +38,11 @@ export interface FederateOptions {
    * as long as the operation's timeout loses the whole operation to one hung member.
    */
   timeoutMs?: number;
+  /**
+   * The largest answer read from a member, in bytes (default 16 MiB): past it the member's fields
+   * are null with a `FEDERATION_MEMBER_BAD_RESPONSE` error, as for an answer that is not JSON.
+   */
+  maxResponseBytes?: number;
   /**
    * Per member: after `failures` consecutive unreachable calls (default 3), query-time calls fail
    * fast for `halfOpenAfterMs` (default 10 s), then one call probes the member. `false` turns it off.
@@ -59,6 +64,8 @@ function members(options: FederateOptions, operationTimeout: number | false | un
   }
   const timeoutMs = options.timeoutMs ?? defaultMemberTimeout(operationTimeout);
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new FederationError(`federate(): timeoutMs must be positive, got ${timeoutMs}`);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) throw new FederationError(`federate(): maxResponseBytes must be a positive integer, got ${maxResponseBytes}`);
   return Object.entries(options.services).map(([service, address]) => {
     let url: URL;
     try {
@@ -67,7 +74,7 @@ function members(options: FederateOptions, operationTimeout: number | false | un
       throw new FederationError(`Service '${service}': ${JSON.stringify(address)} is not an http(s) address`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FederationError(`Service '${service}': ${address} is not an http(s) address`);
-    return { service, address: address.replace(/\/+$/, ''), timeoutMs, breaker: memberBreaker(options.circuitBreaker) };
+    return { service, address: address.replace(/\/+$/, ''), timeoutMs, maxResponseBytes, breaker: memberBreaker(options.circuitBreaker) };
   });
 }
 

@@ -3,10 +3,16 @@
  * address; callers turn them into a `FederationError` (mount time) or a field error (query time).
  */
 import type { CircuitBreakerPolicy } from 'cockatiel';
+import { boundedText } from '../../schema/bounded-text.js';
 import { memberError, type MemberErrorCode } from '../errors.js';
 
 /** A member call's timeout when `federate()` names none, and the operation's budget allows it. */
 export const DEFAULT_TIMEOUT_MS = 5_000;
+/**
+ * The largest answer read from a member: one that streams without end (or a multi-GB page) would
+ * otherwise fill the mounter's memory before its timeout ends the call.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The default member timeout: 5 s, and never more than half the operation's `limits.timeout`
@@ -39,6 +45,8 @@ export interface Member {
   /** Base address, no trailing slash: `http://127.0.0.1:4002`. */
   address: string;
   timeoutMs: number;
+  /** The largest answer read; past it the call fails with `FEDERATION_MEMBER_BAD_RESPONSE`. */
+  maxResponseBytes: number;
   /** Query-time calls go through it (breaker.ts); mount-time calls do not. */
   breaker?: CircuitBreakerPolicy;
 }
@@ -67,9 +75,9 @@ export async function callMember(member: Member, path: string, body?: unknown): 
         : (e.cause?.code ?? e.cause?.message ?? e.message);
     throw new MemberCallError('FEDERATION_MEMBER_UNAVAILABLE', member.service, member.address, `${path}: ${detail}`);
   }
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await response.text();
+    text = await boundedText(response.body, member.maxResponseBytes);
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
     throw new MemberCallError(
@@ -77,6 +85,15 @@ export async function callMember(member: Member, path: string, body?: unknown): 
       member.service,
       member.address,
       `${path}: ${timedOut ? `no answer within ${member.timeoutMs} ms` : (error as Error).message}`,
+    );
+  }
+  if (text === undefined) {
+    throw new MemberCallError(
+      'FEDERATION_MEMBER_BAD_RESPONSE',
+      member.service,
+      member.address,
+      `${path} answered HTTP ${response.status} with more than the ${member.maxResponseBytes} bytes allowed (federate({ maxResponseBytes }))`,
+      response.status,
     );
   }
   let json: unknown;

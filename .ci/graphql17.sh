@@ -31,4 +31,8 @@ if [ -n "${ERGRAPH_GRAPHQL17_GATE:-}" ]; then
 fi
 # The compiled executor's project only: the graphql-js executor's run on 17 is left to the
 # developer (`--project 'graphql-js executor'`), to keep CI inside its time budget.
-npx vitest run --project ergraph test/graphql test/compat test/mcp test/codemods
+# Two forks when .ci/run starts them (the gate): npm test and the consumer stages are done by then
+# and both cores are free (vitest's default is one fork on 2 cores).
+workers=()
+[ -n "${ERGRAPH_GRAPHQL17_GATE:-}" ] && workers=(--maxWorkers=2)
+npx vitest run --project ergraph "${workers[@]}" test/graphql test/compat test/mcp test/codemods

@@ -35,4 +35,4 @@ fi
 # and both cores are free (vitest's default is one fork on 2 cores).
 workers=()
 [ -n "${ERGRAPH_GRAPHQL17_GATE:-}" ] && workers=(--maxWorkers=2)
-npx vitest run --project ergraph "${workers[@]}" test/graphql test/compat test/mcp test/codemods
+npx vitest run --project ergraph ${workers[@]+"${workers[@]}"} test/graphql test/compat test/mcp test/codemods

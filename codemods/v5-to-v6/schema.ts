@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { boundedText } from '../../src/schema/bounded-text.js';
+import { redirectTarget } from '../../src/schema/redirect.js';
 import {
   GraphQLError,
   buildClientSchema,
@@ -51,17 +52,6 @@ export interface LoadOptions {
   maxBytes?: number;
 }
 
-/** Where a redirect pointed, resolved against the request (the header is the server's text). */
-function redirectTarget(response: Response, url: string): string {
-  const location = response.headers.get('location');
-  if (!location) return '(no Location header)';
-  try {
-    return new URL(location, url).href;
-  } catch {
-    return JSON.stringify(location);
-  }
-}
-
 async function fromUrl(url: string, { timeoutMs = 10_000, maxBytes = 20 * 1024 * 1024 }: LoadOptions): Promise<GraphQLSchema> {
   let response: Response;
   let text: string | undefined;
@@ -75,7 +65,7 @@ async function fromUrl(url: string, { timeoutMs = 10_000, maxBytes = 20 * 1024 *
       // A redirect would send the introspection (and whatever the URL carries) to a host the user did not name, as `verify` refuses to.
       redirect: 'manual',
     });
-    if (response.status >= 300 && response.status < 400) throw new SchemaLoadError(url, `introspection answered HTTP ${response.status}, a redirect to ${redirectTarget(response, url)}: the schema is read from the address given and nowhere else; give the address the server means`);
+    if (response.status >= 300 && response.status < 400) throw new SchemaLoadError(url, `introspection answered HTTP ${response.status}, a redirect to ${redirectTarget(response.headers.get('location'), url)}: the schema is read from the address given and nowhere else; give the address the server means`);
     if (!response.ok) throw new SchemaLoadError(url, `introspection answered HTTP ${response.status}`);
     text = await boundedText(response.body, maxBytes);
   } catch (error) {

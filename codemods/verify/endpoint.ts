@@ -8,6 +8,7 @@
  * memory.
  */
 import { boundedText } from '../../src/schema/bounded-text.js';
+import { redirectTarget } from '../../src/schema/redirect.js';
 import type { NotRunCause } from './report.js';
 
 /** The largest answer read from a server by default: 8 MiB, room for a large schema's introspection. */
@@ -29,16 +30,6 @@ export interface Answered {
   text: string;
 }
 
-/** Where a redirect pointed, resolved against the request (the header is the server's text). */
-function target(location: string | null, url: string): string {
-  if (location === null) return 'nowhere (no Location header)';
-  try {
-    return new URL(location, url).href;
-  } catch {
-    return JSON.stringify(location);
-  }
-}
-
 /** A POST of JSON that follows no redirect (a 3xx is an error naming where it pointed), the answer at most `maxBytes`. */
 export function originClient(base: string, maxBytes: number): (url: string, body: unknown) => Promise<Answered> {
   const origin = new URL(base).origin;
@@ -54,7 +45,7 @@ export function originClient(base: string, maxBytes: number): (url: string, body
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel();
         throw new EndpointError(
-          `POST ${url} answered HTTP ${response.status}, a redirect to ${target(response.headers.get('location'), url)}: ` +
+          `POST ${url} answered HTTP ${response.status}, a redirect to ${redirectTarget(response.headers.get('location'), url)}: ` +
             `verify follows no redirect and sends requests only to ${origin} (--url); give the address the server means as --url`,
           'redirected',
         );

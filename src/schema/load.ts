@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { boundedText } from './bounded-text.js';
+import { redirectTarget } from './redirect.js';
 import {
   buildClientSchema,
   buildSchema,
@@ -80,9 +81,7 @@ async function fromUrl(url: string, options: LoadSchemaOptions): Promise<GraphQL
     });
     status = response.status;
     if (status >= 300 && status < 400) {
-      const location = response.headers.get('location');
-      let target = location === null ? '(no Location header)' : JSON.stringify(location);
-      if (location !== null && URL.canParse(location, url)) target = new URL(location, url).href;
+      const target = redirectTarget(response.headers.get('location'), url);
       throw new SchemaSourceError(`${url}: introspection answered HTTP ${status}, a redirect to ${target}: the schema is read from the address given and nowhere else; give the address the server means`);
     }
     text = await responseText(response, options.maxBytes ?? 20 * 1024 * 1024, url);

@@ -202,6 +202,36 @@ describe('a member answering without end', () => {
   });
 });
 
+describe('a member that redirects', () => {
+  it('is not followed: federate() rejects naming the target, and at query time its fields are null with a bad-response error', async () => {
+    // The target is the real member: a followed redirect would succeed, and it would see the calls.
+    let redirecting = true;
+    const app = new Hono();
+    app.all('*', (c) => {
+      const path = new URL(c.req.url).pathname;
+      return redirecting ? c.redirect(`${reviewsRun.address}${path}`, 307) : reviews.app.fetch(c.req.raw);
+    });
+    const run = await start(app);
+    const seen = reviewsRun.requests.length;
+    try {
+      const refused = productsHandler().federate({ services: { reviews: run.address } });
+      await expect(refused).rejects.toThrow(FederationError);
+      await expect(refused).rejects.toThrow(`answered HTTP 307, a redirect to ${reviewsRun.address}/`);
+      redirecting = false;
+      const handler = productsHandler();
+      await handler.federate({ services: { reviews: run.address } });
+      redirecting = true;
+      const result = await handler.execute('{ Product { getAll(limit: 1) { id reviews { id } } } }');
+      expect(result.errors![0]!.extensions).toMatchObject({ code: 'FEDERATION_MEMBER_BAD_RESPONSE', service: 'reviews', status: 307 });
+      expect(result.errors![0]!.message).toContain(`/graphql answered HTTP 307, a redirect to ${reviewsRun.address}/graphql`);
+      expect((result.data!.Product as { getAll: { id: number; reviews: unknown }[] }).getAll[0]).toEqual({ id: 1, reviews: null });
+      expect(reviewsRun.requests.slice(seen)).toEqual([]);
+    } finally {
+      await run.close();
+    }
+  });
+});
+
 describe('errors deeper in the graph', () => {
   it('a member whose own member is down reports FEDERATION_MEMBER_ERROR carrying the downstream error', async () => {
     const deadUsers = await start(usersService().app);

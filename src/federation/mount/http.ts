@@ -4,6 +4,7 @@
  */
 import type { CircuitBreakerPolicy } from 'cockatiel';
 import { boundedText } from '../../schema/bounded-text.js';
+import { redirectTarget } from '../../schema/redirect.js';
 import { memberError, type MemberErrorCode } from '../errors.js';
 
 /** A member call's timeout when `federate()` names none, and the operation's budget allows it. */
@@ -66,6 +67,9 @@ export async function callMember(member: Member, path: string, body?: unknown): 
       headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body, wire),
       signal: AbortSignal.timeout(member.timeoutMs),
+      // A member is the address the operator configured, nothing else: followed, a redirect
+      // would send the call's keys and arguments to whatever host the member's answer named.
+      redirect: 'manual',
     });
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
@@ -74,6 +78,16 @@ export async function callMember(member: Member, path: string, body?: unknown): 
         ? `no answer within ${member.timeoutMs} ms`
         : (e.cause?.code ?? e.cause?.message ?? e.message);
     throw new MemberCallError('FEDERATION_MEMBER_UNAVAILABLE', member.service, member.address, `${path}: ${detail}`);
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    throw new MemberCallError(
+      'FEDERATION_MEMBER_BAD_RESPONSE',
+      member.service,
+      member.address,
+      `${path} answered HTTP ${response.status}, a redirect to ${redirectTarget(response.headers.get('location'), url)}: members' redirects are not followed (give federate() the address that answers)`,
+      response.status,
+    );
   }
   let text: string | undefined;
   try {

@@ -17,7 +17,7 @@
 import yargs from 'yargs';
 import { runCommand } from '../src/cli-kit/finish.js';
 import { isUsageError, reportUsageError } from '../src/cli-kit/usage.js';
-import { packageVersion } from '../src/cli-kit/version.js';
+import { packageVersion } from '../src/peers/version.js';
 import { defaultIO, EXIT, UsageError, type CliIO } from './io.js';
 import { CliError } from './load-apps.js';
 

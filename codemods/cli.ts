@@ -18,7 +18,7 @@ import type { Argv } from 'yargs';
 import { runCommand } from '../src/cli-kit/finish.js';
 import { processIO, type CommandIO } from '../src/cli-kit/io.js';
 import { isUsageError, reportUsageError, UsageError } from '../src/cli-kit/usage.js';
-import { packageVersion } from '../src/cli-kit/version.js';
+import { packageVersion } from '../src/peers/version.js';
 import { catalog, type CatalogEntry } from './catalog.js';
 import { renderHelp, type HelpOption, type HelpSpec } from './cli-help.js';
 import type { RunArgs } from './cli-run.js';

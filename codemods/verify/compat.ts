@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { installedVersion } from '../../src/peers/installed.js';
 import { packageManager } from '../../src/peers/package-manager.js';
-import { packageVersion } from '../../src/cli-kit/version.js';
+import { packageVersion } from '../../src/peers/version.js';
 import type { PersistedMapping } from '../../compat/persisted.js';
 import type { Answer } from '../../compat/v6-form/answers.js';
 import type { Handlerish } from '../v5-to-v6/sources.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../er/errors.js';
-import { ergraphVersion } from '../peers/peers.js';
+import { packageVersion } from '../peers/version.js';
 import { logToConsole, maskedError, type ErrorLogger } from '../graphql/masking.js';
 import type { McpApp, McpRequest } from './apps.js';
 import {
@@ -104,7 +104,7 @@ function checkApps(apps: readonly McpApp[]) {
 export function createMcpServer(options: McpServerOptions): McpServer {
   checkApps(options.apps);
   const compat = v5CompatOf(options.v5Compat);
-  const server = new McpServer({ name: options.name ?? 'ergraph', version: options.version ?? ergraphVersion() });
+  const server = new McpServer({ name: options.name ?? 'ergraph', version: options.version ?? packageVersion(import.meta.url) });
   optionsOf.set(server, options);
   const apps = new Map(options.apps.map((a) => [a.name, a]));
 

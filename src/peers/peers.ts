@@ -18,7 +18,6 @@ export class MissingPeerError extends Error {
 
 interface Manifest {
   name?: string;
-  version?: string;
   peerDependencies?: Record<string, string>;
 }
 
@@ -31,11 +30,6 @@ function ergraphManifest(): { dir: string; manifest: Manifest } {
     }
     if (dir === parse(dir).root) throw new Error(`cannot find the ergraph package.json above ${fileURLToPath(import.meta.url)}`);
   }
-}
-
-/** ergraph's own version as its package.json says, read when asked (what the MCP server announces). */
-export function ergraphVersion(): string {
-  return ergraphManifest().manifest.version!;
 }
 
 /** Whether code in ergraph can import `name` (installed.ts says how that is found). */

@@ -8,6 +8,7 @@
  * A deterministic grid is enough to see every entity and edge, and the same input always gives
  * the same bytes, which tests and diffs rely on.
  */
+import { escapeHtml as escape } from '../graphql/page.js';
 import type { ErPicture } from './model.js';
 
 export interface ErSvgOptions {
@@ -43,8 +44,6 @@ const MIN_GAP_X = 110;
 const MIN_GAP_Y = 90;
 const MARGIN = 30;
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const textWidth = (s: string) => s.length * CHAR;
 const round = (n: number) => Math.round(n * 10) / 10;
 

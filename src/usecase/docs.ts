@@ -4,10 +4,8 @@
  * the page is relative).
  */
 import { Hono } from 'hono';
+import { escapeHtml } from '../graphql/page.js';
 import { pageAssetResponse } from '../http/assets.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function docsHtml(title: string): string {
   return `<!DOCTYPE html>

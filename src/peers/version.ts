@@ -1,7 +1,8 @@
 /**
- * The version of the package a module belongs to, for `--version`: read from the nearest
- * package.json of ergraph or ergraph-migrate above `from` (the caller's `import.meta.url`), so
- * the same code answers from the sources, from dist/, and compiled into either package.
+ * The version of the package a module belongs to (`--version`, what the MCP server announces):
+ * read from the nearest package.json of ergraph or ergraph-migrate above `from` (the caller's
+ * `import.meta.url`), so the same code answers from the sources, from dist/, and compiled into
+ * either package.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

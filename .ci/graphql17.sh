@@ -23,16 +23,16 @@ version="$(node -p "JSON.parse(require('fs').readFileSync('node_modules/graphql/
 echo "== graphql $version on Node $(node -v)"
 if [ $# -gt 0 ]; then "$@"; exit; fi
 npx tsc -p tsconfig.json --noEmit
+workers=()
 if [ -n "${ERGRAPH_GRAPHQL17_GATE:-}" ]; then
-  # .ci/run prepares this beside npm test (copy, install, type-check) and creates the gate file
-  # when npm test is done: the suites themselves would only slow npm test down, both CPU-bound.
-  echo "== graphql 17: installed and type-checked; the suites wait for npm test"
-  while [ ! -e "$ERGRAPH_GRAPHQL17_GATE" ]; do sleep 1; done
+  # .ci/run prepares this beside npm test (copy, install, type-check) and writes the gate file
+  # when a core is free for the suites, with the number of forks they get: 1 while npm test still
+  # runs in the other, 2 once it is done (vitest's default is one fork on 2 cores).
+  echo "== graphql 17: installed and type-checked; the suites wait for a free core"
+  while [ ! -s "$ERGRAPH_GRAPHQL17_GATE" ]; do sleep 1; done
+  workers=(--maxWorkers="$(cat "$ERGRAPH_GRAPHQL17_GATE")")
+  echo "== graphql 17: the suites start in ${workers[0]#--maxWorkers=} fork(s)"
 fi
 # The compiled executor's project only: the graphql-js executor's run on 17 is left to the
 # developer (`--project 'graphql-js executor'`), to keep CI inside its time budget.
-# Two forks when .ci/run starts them (the gate): npm test and the consumer stages are done by then
-# and both cores are free (vitest's default is one fork on 2 cores).
-workers=()
-[ -n "${ERGRAPH_GRAPHQL17_GATE:-}" ] && workers=(--maxWorkers=2)
 npx vitest run --project ergraph ${workers[@]+"${workers[@]}"} test/graphql test/compat test/mcp test/codemods

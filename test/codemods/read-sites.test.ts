@@ -120,6 +120,43 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(result.output).toContain('const { User: { userGetAll } } = data;');
   });
 
+  it('a stand-in for the data (`?? {}`, `|| {}`, a default, the other branch) still reads undefined where v5 did: the step into the group is optional', () => {
+    const source = lines(
+      "import { request, gql } from 'graphql-request';",
+      'const Q = gql`{ userGetAll { id } }`;',
+      'export async function reads(url: string) {',
+      '  const data: any = await request<any>(url, Q).catch(() => null);',
+      '  const { userGetAll = [] } = data ?? {};',
+      '  const d = data || {};',
+      "  const read = [userGetAll.length, (data ?? {}).userGetAll?.length, d.userGetAll, d['userGetAll'], (data ? data : {}).userGetAll];",
+      '  return data ? data.userGetAll : read;',
+      '}',
+      'export const first = (url: string) => request<any>(url, Q).then((data = {}) => data.userGetAll);',
+    );
+    const result = migrate(source);
+    expect(result.output).toBe(
+      lines(
+        "import { request, gql } from 'graphql-request';",
+        'const Q = gql`{ User { userGetAll: getAll { id } } }`;',
+        'export async function reads(url: string) {',
+        '  const data: any = await request<any>(url, Q).catch(() => null);',
+        '  const { User: { userGetAll = [] } = {} } = data ?? {};',
+        '  const d = data || {};',
+        "  const read = [userGetAll.length, (data ?? {}).User?.userGetAll?.length, d.User?.userGetAll, d.User?.['userGetAll'], (data ? data : {}).User?.userGetAll];",
+        '  return data ? data.User.userGetAll : read;',
+        '}',
+        'export const first = (url: string) => request<any>(url, Q).then((data = {}) => data.User?.userGetAll);',
+      ),
+    );
+    expect(result.manual).toEqual([]);
+    // As JavaScript, with the data missing (v5 and v6 alike): each stand-in reads what it read on v5, nothing throws.
+    const reads = (text: string) => new Function('data', text.split('\n').slice(4, 8).join('\n'))(null) as unknown[];
+    expect(reads(source)).toEqual([0, undefined, undefined, undefined, undefined]);
+    expect(reads(result.output)).toEqual(reads(source));
+    const callback = (text: string) => new Function(`return ${/\.then\((.*)\);$/m.exec(text)![1]}`)()(undefined) as unknown;
+    expect(callback(result.output)).toBe(callback(source));
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

@@ -9,7 +9,7 @@ import { keysOf } from './keys.js';
 import { rewriteIn, rewriteKeyedAccess } from './keyed.js';
 import { keyText, rewriteAccess, rewriteDataPattern, writtenKey } from './patterns.js';
 import { isFunctionLike, outer, referencesOf, scopeOf } from './scope.js';
-import { DATA, promiseOf, RESULT, type Reads, type Shape } from './types.js';
+import { DATA, orStandIn, promiseOf, RESULT, type Reads, type Shape } from './types.js';
 
 /** Members of a client result that carry no data of the operation. */
 const RESULT_PLAIN = new Set([
@@ -36,7 +36,7 @@ export function bindName(r: Reads, name: ts.BindingName, shape: Shape): void {
     });
     return;
   }
-  if (shape.kind === 'data') return rewriteDataPattern(r, name);
+  if (shape.kind === 'data') return rewriteDataPattern(r, name, shape.fallback);
   if (shape.kind !== 'result') return r.todo(name, 'this destructuring is not of a known client result');
   for (const element of name.elements) {
     if (element.dotDotDotToken) return r.todo(element, 'a rest element of a client result carries its data');
@@ -45,7 +45,8 @@ export function bindName(r: Reads, name: ts.BindingName, shape: Shape): void {
     const next = resultMember(key);
     if (next === 'plain') continue;
     if (!next) return r.todo(element, `\`${key}\` of a client result reads data the migration cannot follow`);
-    bindName(r, element.name, next);
+    // `{ data = {} }`: the default stands in for the data.
+    bindName(r, element.name, element.initializer ? orStandIn(next) : next);
   }
 }
 
@@ -92,7 +93,7 @@ export function bindParameter(r: Reads, callback: ts.Node | undefined, index: nu
     return;
   }
   const param = fn.parameters[index];
-  if (param) bindName(r, param.name, shape);
+  if (param) bindName(r, param.name, param.initializer ? orStandIn(shape) : shape);
 }
 
 /** Reads of `key` off a value of `shape` at `access` (a property or element access). */
@@ -100,8 +101,8 @@ function member(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccess
   const call = ts.isCallExpression(outer(access).parent) && (outer(access).parent as ts.CallExpression).expression === outer(access) ? (outer(access).parent as ts.CallExpression) : undefined;
   switch (shape.kind) {
     case 'data':
-      if (key === undefined && ts.isElementAccessExpression(access)) return rewriteKeyedAccess(r, access, keysOf(access.argumentExpression));
-      return rewriteAccess(r, access, key!);
+      if (key === undefined && ts.isElementAccessExpression(access)) return rewriteKeyedAccess(r, access, keysOf(access.argumentExpression), shape.fallback);
+      return rewriteAccess(r, access, key!, shape.fallback);
     case 'result': {
       if (key === undefined) return r.todo(access, 'a computed read of a client result');
       const next = resultMember(key);
@@ -170,14 +171,15 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   if (ts.isExpressionStatement(p) || ts.isVoidExpression(p) || ts.isTypeOfExpression(p)) return;
   if (ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) return;
   if ((ts.isIfStatement(p) || ts.isWhileStatement(p) || ts.isDoStatement(p)) && p.expression === node) return;
-  if (ts.isConditionalExpression(p)) return p.condition === node ? undefined : flow(r, p, shape);
+  // The other branch, or the other side of `??`, `||`, `&&`, may stand in for the data.
+  if (ts.isConditionalExpression(p)) return p.condition === node ? undefined : flow(r, p, orStandIn(shape));
   if (ts.isBinaryExpression(p)) {
     const op = p.operatorToken.kind;
     const K = ts.SyntaxKind;
     if ([K.EqualsEqualsEqualsToken, K.ExclamationEqualsEqualsToken, K.EqualsEqualsToken, K.ExclamationEqualsToken, K.InstanceOfKeyword].includes(op)) return;
     // `data && …` passes `data` on only when it is falsy; `a ?? data`, `a || data`, `x && data` pass it on.
     if (op === K.AmpersandAmpersandToken && p.left === node) return;
-    if (op === K.AmpersandAmpersandToken || op === K.BarBarToken || op === K.QuestionQuestionToken) return flow(r, p, shape);
+    if (op === K.AmpersandAmpersandToken || op === K.BarBarToken || op === K.QuestionQuestionToken) return flow(r, p, orStandIn(shape));
     // `'userGetAll' in data`: asks for a key, as a read does. Of a client result it asks for `data`, `loading`…: nothing moved there.
     if (op === K.InKeyword && p.right === node && shape.kind === 'data') return rewriteIn(r, p, keysOf(p.left));
     if (op === K.InKeyword && p.right === node && shape.kind === 'result') return;

@@ -38,7 +38,7 @@ function keyedProblem(r: Reads, access: ts.ElementAccessExpression, keys: readon
  * write, an object read twice with effects, or a conditional that would cut an optional chain
  * short, gets a marker.
  */
-export function rewriteKeyedAccess(r: Reads, access: ts.ElementAccessExpression, keys: readonly string[] | undefined): void {
+export function rewriteKeyedAccess(r: Reads, access: ts.ElementAccessExpression, keys: readonly string[] | undefined, standIn = false): void {
   const argText = access.argumentExpression.getText(r.sf);
   if (!keys) return r.todo(access, `a computed read of the operation's data: \`${argText}\` may name a moved field`);
   const problem = keyedProblem(r, access, keys);
@@ -47,8 +47,8 @@ export function rewriteKeyedAccess(r: Reads, access: ts.ElementAccessExpression,
   if (moved.length === 0) return;
   const group = r.moves.get(moved[0]!)![0]!;
   // One key, or one group with each key its own leaf: only the step under `data` changes.
-  if (keys.length === 1) return rewriteAccess(r, access, moved[0]!);
-  if (moved.length === keys.length && moved.every((k) => r.moves.get(k)![0] === group && r.moves.get(k)![1] === k)) return rewriteAccess(r, access, moved[0]!);
+  if (keys.length === 1) return rewriteAccess(r, access, moved[0]!, standIn);
+  if (moved.length === keys.length && moved.every((k) => r.moves.get(k)![0] === group && r.moves.get(k)![1] === k)) return rewriteAccess(r, access, moved[0]!, standIn);
   if (isWritten(outer(access))) return r.todo(access, `a write through a computed key: \`${argText}\` may name a moved field`);
   const object = access.expression;
   const continues = (access.flags & ts.NodeFlags.OptionalChain) !== 0 && isChained(access);
@@ -59,7 +59,8 @@ export function rewriteKeyedAccess(r: Reads, access: ts.ElementAccessExpression,
   const objectText = object.getText(r.sf);
   const readOf = (k: string) => {
     const [g, leaf] = r.moves.get(k) as [string, string];
-    return `${objectText}${opener}${g}${isName(leaf) ? `.${leaf}` : `[${JSON.stringify(leaf)}]`}`;
+    const hop = standIn ? '?.' : isName(leaf) ? '.' : '';
+    return `${objectText}${opener}${g}${hop}${isName(leaf) ? leaf : `[${JSON.stringify(leaf)}]`}`;
   };
   const unmoved = keys.length > moved.length;
   const branches = moved.slice(0, unmoved ? moved.length : moved.length - 1).map((k) => `${argText} === ${`${q}${k}${q}`} ? ${readOf(k)} : `);

@@ -25,7 +25,7 @@ export const isName = (text: string) => /^[A-Za-z_$][\w$]*$/.test(text);
  * `access` reads `key` off `data`. Returns false when the key did not move (nothing to do) and
  * reports a clash when a v5 read names a key the v6 groups now use.
  */
-export function rewriteAccess(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccessExpression, key: string): void {
+export function rewriteAccess(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccessExpression, key: string, standIn = false): void {
   const to = r.moves.get(key);
   if (!to) {
     if (r.groups.has(key)) r.todo(access, `\`${key}\` is now a v6 group this operation selects, not the v5 field read here`);
@@ -34,9 +34,11 @@ export function rewriteAccess(r: Reads, access: ts.PropertyAccessExpression | ts
   }
   const [group, leaf] = to as [string, string];
   const { sf, ch } = r;
+  // Off a stand-in (`(data ?? {}).userGetAll`) the group may be missing: v5 read `undefined` there.
+  const hop = standIn ? '?.' : '.';
   if (ts.isPropertyAccessExpression(access)) {
     // Only the name changes; `data?.userGetAll` stays short-circuited by its own `?.`.
-    ch.replace(access.name, `${group}.${leaf}`);
+    ch.replace(access.name, `${group}${hop}${leaf}`);
     r.ch.note(access, `read moved: data.${key} → data.${to.join('.')}`);
     return;
   }
@@ -45,7 +47,7 @@ export function rewriteAccess(r: Reads, access: ts.PropertyAccessExpression | ts
   const leafText = leaf === key ? arg.getText(sf) : `${quote}${leaf}${quote}`;
   // `data['userGetAll']` → `data.User['userGetAll']`, `data?.['x']` → `data?.User['x']`.
   const opener = access.questionDotToken ? '?.' : '.';
-  ch.replace({ start: access.expression.getEnd(), end: access.getEnd() }, `${opener}${group}[${leafText}]`);
+  ch.replace({ start: access.expression.getEnd(), end: access.getEnd() }, `${opener}${group}${standIn ? '?.' : ''}[${leafText}]`);
   r.ch.note(access, `read moved: data.${key} → data.${to.join('.')}`);
 }
 
@@ -59,9 +61,10 @@ function valueText(sf: ts.SourceFile, element: ts.BindingElement): string {
  * `const { User: { userGetAll, byId: user }, __typename } = data` (keys that did not move stay
  * where they are; the groups take the place of the first key that moved into them).
  */
-export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern): void {
+export function rewriteDataPattern(r: Reads, pattern: ts.ObjectBindingPattern, standIn = false): void {
   const { sf } = r;
-  const grouped = new Grouped();
+  // Of a stand-in (`= data ?? {}`) each group pattern gets its own `= {}`, or it would throw.
+  const grouped = new Grouped(standIn ? ' = {}' : '');
   const parts = grouped.parts;
   let moved = false;
   for (const element of pattern.elements) {
@@ -161,6 +164,8 @@ class Grouped {
   readonly parts: string[] = [];
   private readonly groups = new Map<string, string[]>();
 
+  constructor(private readonly initializer = '') {}
+
   add(group: string, item: string): void {
     const items = this.groups.get(group);
     if (items) items.push(item);
@@ -171,6 +176,6 @@ class Grouped {
   }
 
   texts(separator: string): string[] {
-    return this.parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${this.groups.get(p.slice(1))!.join(separator)} }` : p));
+    return this.parts.map((p) => (p.startsWith('\0') ? `${p.slice(1)}: { ${this.groups.get(p.slice(1))!.join(separator)} }${this.initializer}` : p));
   }
 }

@@ -8,7 +8,12 @@ import type { ts } from '../../lib/parse.js';
 
 /** A value on its way from a client call to the code that reads `data`. */
 export type Shape =
-  | { kind: 'data' }
+  /**
+   * `fallback`: the value may be a stand-in for the data (`data ?? {}`, `data || {}`, a default
+   * `= {}`), which has no v6 group either: a step into a group is then optional (`.User?.x`,
+   * `{ User: { x = [] } = {} }`), so the stand-in still reads `undefined` where v5 did, not a throw.
+   */
+  | { kind: 'data'; fallback?: boolean }
   /** An object whose `data` is the operation's data (Apollo/urql results, a fetched JSON body, `rawRequest`). */
   | { kind: 'result' }
   | { kind: 'promise'; of: Shape }
@@ -32,6 +37,8 @@ export type Updater = 'fetchMore' | 'subscribeToMore' | 'updateQuery' | 'cache';
 export const settled = new WeakSet<ts.Node>();
 
 export const DATA: Shape = { kind: 'data' };
+/** `shape`, or when it is the data, the data or a stand-in for it (a default, the other side of `??`). */
+export const orStandIn = (shape: Shape): Shape => (shape.kind === 'data' && !shape.fallback ? { kind: 'data', fallback: true } : shape);
 export const RESULT: Shape = { kind: 'result' };
 /** A promise of a promise is one promise: `.then` callbacks get the value either way. */
 export const promiseOf = (of: Shape): Shape => (of.kind === 'promise' ? of : { kind: 'promise', of });

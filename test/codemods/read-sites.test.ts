@@ -157,6 +157,48 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(callback(result.output)).toBe(callback(source));
   });
 
+  it('follows a copy of the data (structuredClone, a JSON round trip) to its reads; a JSON text alone stays a note', () => {
+    const result = migrate(
+      lines(
+        "import { request, gql } from 'graphql-request';",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export async function copies(url: string) {',
+        '  const data = await request<any>(url, Q);',
+        '  const copy = structuredClone(data);',
+        '  return [JSON.parse(JSON.stringify(data)).userGetAll.length, copy.userGetAll, JSON.stringify(data)];',
+        '}',
+      ),
+    );
+    expect(result.output).toContain('  return [JSON.parse(JSON.stringify(data)).User.userGetAll.length, copy.User.userGetAll, JSON.stringify(data)];\n');
+    expect(result.manual).toEqual([]);
+    expect(result.notes.filter((n) => n.includes('serialized whole')).map((n) => n.split(':')[1])).toEqual(['6']);
+  });
+
+  it("Apollo's mutation options: a refetchQueries function reads the result, onQueryUpdated's diff is marked, a hook's dependency list reads nothing", () => {
+    const result = migrate(
+      lines(
+        "import { gql, useMutation, useQuery, ApolloClient } from '@apollo/client';",
+        "import { useEffect } from 'react';",
+        'const DONE = gql`mutation Done { taskComplete(id: 1) { id title } }`;',
+        'const Q = gql`query Tasks { taskGetAll { id } }`;',
+        'export function useThings(client: ApolloClient) {',
+        '  const { data } = useQuery(Q);',
+        '  useEffect(() => console.log(data?.taskGetAll), [data]);',
+        "  const [complete] = useMutation(DONE, { refetchQueries: (r) => (r.data?.taskComplete.title ? ['Tasks'] : []) });",
+        '  void client.mutate({',
+        '    mutation: DONE,',
+        "    refetchQueries: ['Tasks'],",
+        '    onQueryUpdated(observable, diff) { return (diff.result as any)?.taskGetAll?.length > 0; },',
+        '  });',
+        '  void complete({ onQueryUpdated: (observable) => observable.refetch() });',
+        '}',
+      ),
+    );
+    expect(result.output).toContain('  useEffect(() => console.log(data?.Task.taskGetAll), [data]);\n');
+    expect(result.output).toContain("refetchQueries: (r) => (r.data?.Task.taskComplete.title ? ['Tasks'] : [])");
+    expect(result.manual.map((m) => [m.line, m.reason.split(',')[0]])).toEqual([[12, '`onQueryUpdated` reads `diff.result`']]);
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

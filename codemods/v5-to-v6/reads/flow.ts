@@ -184,6 +184,8 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     if (op === K.InKeyword && p.right === node && shape.kind === 'data') return rewriteIn(r, p, keysOf(p.left));
     if (op === K.InKeyword && p.right === node && shape.kind === 'result') return;
   }
+  // `useEffect(() => …, [data])`: a dependency list compares the value, it reads nothing of it.
+  if (ts.isArrayLiteralExpression(p) && isDependencyList(p)) return;
   const listing = listsKeys(p, node);
   if (listing && shape.kind === 'data') return r.todo(node, `${listing} the operation's data lists its v6 groups (${[...r.groups].map((g) => `\`${g}\``).join(', ')}), not the v5 fields`);
   if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) {
@@ -194,6 +196,8 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
     if (shape.kind === 'body' && key === 'body' && ts.isCallExpression(fetchCall) && isFetch(fetchCall) && fetchCall.arguments[1] === literal)
       return flow(r, fetchCall, promiseOf({ kind: 'response' }));
   }
+  const clone = cloneOf(node);
+  if (clone) return flow(r, clone, shape);
   const serializer = serializedBy(node);
   if (serializer && (shape.kind === 'data' || shape.kind === 'result'))
     return r.ch.note(node, `the operation's result is serialized whole by \`${serializer}\`: whoever reads that JSON reads the v6 shape (${r.summary})`);
@@ -225,6 +229,25 @@ function isFetch(call: ts.CallExpression): boolean {
 }
 
 const CONSOLE = /^console\.(?:log|info|warn|error|debug|dir|table|trace)$/;
+
+const HOOKS_WITH_DEPENDENCIES = /^(?:React\.)?use(?:Effect|LayoutEffect|InsertionEffect|Memo|Callback|ImperativeHandle)$/;
+
+function isDependencyList(list: ts.Node): boolean {
+  const call = outer(list).parent;
+  if (!ts.isCallExpression(call) || call.arguments[call.arguments.length - 1] !== outer(list)) return false;
+  return HOOKS_WITH_DEPENDENCIES.test(call.expression.getText());
+}
+
+/** `structuredClone(data)`, `JSON.parse(JSON.stringify(data))`: a copy with the same keys, read as the value itself. */
+function cloneOf(node: ts.Node): ts.CallExpression | undefined {
+  const call = node.parent;
+  if (!ts.isCallExpression(call) || call.arguments[0] !== node) return undefined;
+  const callee = call.expression.getText();
+  if (callee === 'structuredClone') return call;
+  if (callee !== 'JSON.stringify' || call.arguments.length !== 1) return undefined;
+  const parse = outer(call).parent;
+  return ts.isCallExpression(parse) && parse.expression.getText() === 'JSON.parse' && parse.arguments.length === 1 && parse.arguments[0] === outer(call) ? parse : undefined;
+}
 
 /**
  * The call writing the value at `node` out whole as JSON or text (`JSON.stringify(data)`,

@@ -120,9 +120,25 @@ function options(r: Reads, arg: ts.Node | undefined): void {
     const value = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isMethodDeclaration(prop) ? prop : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
     if (key === 'onCompleted') bindParameter(r, value, 0, DATA);
     else if (key === 'update') bindParameter(r, value, 1, RESULT);
+    // `refetchQueries: (result) => …`: the mutation's result (a list of queries is `refetched`).
+    else if (key === 'refetchQueries' && value && isCallback(value)) bindParameter(r, value, 0, RESULT);
+    // `onQueryUpdated(observable, diff)`: `diff.result` is the data of whichever query the mutation touched.
+    else if (key === 'onQueryUpdated' && value && readsDiff(value))
+      r.todo(prop, `\`onQueryUpdated\` reads \`diff.result\`, the data of the queries the mutation touched, in the v5 shape; in v6 each root field is under its group (${r.summary})`);
     else if (key === 'optimisticResponse' || key === 'updater' || key === 'optimisticUpdater' || key === 'updateQuery')
       r.todo(prop, `\`${key}\` writes or reads data in the v5 shape`);
   }
+}
+
+const isCallback = (node: ts.Node): node is ts.FunctionLikeDeclaration =>
+  ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node);
+
+/** A callback whose second parameter (`diff`) is read, or not a plain name. */
+function readsDiff(node: ts.Node): boolean {
+  if (!isCallback(node)) return false;
+  const diff = node.parameters[1]?.name;
+  if (!diff) return false;
+  return !ts.isIdentifier(diff) || (referencesOf(diff) ?? [diff]).length > 0;
 }
 
 /** The result type a call names (`useQuery<GetUsers>(…)`) still describes the v5 shape. */

@@ -124,7 +124,8 @@ function options(r: Reads, arg: ts.Node | undefined): void {
     else if (key === 'refetchQueries' && value && isCallback(value)) bindParameter(r, value, 0, RESULT);
     // `onQueryUpdated(observable, diff)`: `diff.result` is the data of whichever query the mutation touched.
     else if (key === 'onQueryUpdated' && value && readsDiff(value))
-      r.todo(prop, `\`onQueryUpdated\` reads \`diff.result\`, the data of the queries the mutation touched, in the v5 shape; in v6 each root field is under its group (${r.summary})`);
+      // Not this document's data: its moves are not the ones to name.
+      r.ch.manual(prop, '`onQueryUpdated` reads `diff.result`, the data of whichever query the mutation touched: in v6 each of its root fields is under its group (`data.<field>` → `data.<Group>.<field>`); move those reads')
     else if (key === 'optimisticResponse' || key === 'updater' || key === 'optimisticUpdater' || key === 'updateQuery')
       r.todo(prop, `\`${key}\` writes or reads data in the v5 shape`);
   }

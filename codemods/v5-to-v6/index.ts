@@ -23,6 +23,7 @@ import { applyToManifest, manifestFormat } from './manifest.js';
 import { rewriteMcpCalls } from './mcp.js';
 import { rewriteNamingHelpers } from './naming-helpers.js';
 import { clientsIn, describeMoves, EXPORTED, moveReadSites, moveStrayCacheFields, unseenReaders } from './reads/sites.js';
+import { markStrayReads } from './reads/stray.js';
 import { importedClient, importedOrigin } from './reads/client-facts.js';
 import { applyHooks, moveCrossFileReads, movedInRun, scanHooks, touchedFiles, type CrossFact } from './reads/cross.js';
 import { markUnseenCacheFields, type MovedField } from './reads/cache.js';
@@ -242,8 +243,8 @@ const scripts = scriptTransform<unknown>(
       const markedAt = new Set<number>();
       const followed = new Set<number>();
       const manual = ch.manual;
-      if (checked)
-        ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), markedAt.add(node.getStart(sf)), manual.call(ch, node, reason));
+      // (Recorded with or without the checker: the stray reads below are not marked twice either.)
+      ch.manual = (node, reason) => (marked.add(sf.getLineAndCharacterOfPosition(node.getStart(sf)).line), markedAt.add(node.getStart(sf)), manual.call(ch, node, reason));
       // A worker of the pool after a step that changed files in memory: its program read other
       // workers' files from disk, older than the run's texts, and may not see a typed result
       // arrive where another worker reads it. The checker then lifts no data-flow marker.
@@ -265,6 +266,7 @@ const scripts = scriptTransform<unknown>(
         ch.manual = manual;
       }
       for (const schema of schemas) moveStrayCacheFields(ch, schema);
+      for (const schema of schemas) markStrayReads(ch, schema, marked);
       // Fields named by a variable: the file's own moves, or the run's where its documents moved none.
       markUnseenCacheFields(ch, fields.some((f) => !f.root) ? fields : movedInRun(cross));
       // A client's cache serves every document of the run.

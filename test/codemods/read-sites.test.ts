@@ -199,6 +199,30 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(result.manual.map((m) => [m.line, m.reason.split(',')[0]])).toEqual([[12, '`onQueryUpdated` reads `diff.result`']]);
   });
 
+  it('marks a read of a v5 root field off a `data` no document leads to (a link, a response middleware), and only those', () => {
+    const result = migrate(
+      lines(
+        "import { ApolloLink, gql, useQuery } from '@apollo/client';",
+        "import { GraphQLClient } from 'graphql-request';",
+        "import { map } from 'rxjs';",
+        'export const counting = new ApolloLink((op, forward) => forward(op).pipe(map((res: any) => (res.data?.userGetAll && console.log(res.data.userGetAll.length), res))));',
+        "export const client = new GraphQLClient('/graphql', { responseMiddleware: (r: any) => void (r.data!.taskCreate ? console.log('created') : null) });",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'export function Users() {',
+        '  const result = useQuery(Q);',
+        '  return result.data?.userGetAll.length;',
+        '}',
+      ),
+    );
+    expect(result.output).toContain('  return result.data?.User.userGetAll.length;\n');
+    expect(result.manual.map((m) => [m.line, m.reason.split(':')[0]])).toEqual([
+      [4, '`data.userGetAll` reads a v5 root field off a result the migration did not follow'],
+      [5, '`data.taskCreate` reads a v5 root field off a result the migration did not follow'],
+    ]);
+    expect(result.manual[1]!.reason).toContain('`data.Task.taskCreate` where the migration rewrote the document');
+    expect(result.manual[1]!.reason).toContain('`data.Task.create` in one written for v6');
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

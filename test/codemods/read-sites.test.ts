@@ -223,6 +223,28 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(result.manual[1]!.reason).toContain('`data.Task.create` in one written for v6');
   });
 
+  it("TanStack Query's queryFn: select, the hook's data and fetchQuery's are the data; initialData in the v5 shape is marked", () => {
+    const result = migrate(
+      lines(
+        "import { QueryClient, useQuery } from '@tanstack/react-query';",
+        "import { request, gql } from 'graphql-request';",
+        'const Q = gql`{ userGetAll { id } }`;',
+        'const qc = new QueryClient();',
+        'export function useUsers() {',
+        "  const { data, isLoading } = useQuery({ queryKey: ['u'], queryFn: () => request<any>('/graphql', Q) });",
+        "  const count = useQuery({ queryKey: ['n'], queryFn: async () => request<any>('/graphql', Q), select: (d: any) => d.userGetAll.length });",
+        "  const seeded = useQuery({ queryKey: ['s'], queryFn: () => request<any>('/graphql', Q), initialData: { userGetAll: [] } });",
+        '  return [isLoading, data?.userGetAll, count.data, seeded.data.userGetAll];',
+        '}',
+        "export const first = async () => (await qc.fetchQuery({ queryKey: ['u'], queryFn() { return request<any>('/graphql', Q); } })).userGetAll[0];",
+      ),
+    );
+    expect(result.output).toContain("select: (d: any) => d.User.userGetAll.length });\n");
+    expect(result.output).toContain('  return [isLoading, data?.User.userGetAll, count.data, seeded.data.User.userGetAll];\n');
+    expect(result.output).toContain("queryFn() { return request<any>('/graphql', Q); } })).User.userGetAll[0];\n");
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[8, '`initialData` gives the query data in the v5 shape']]);
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

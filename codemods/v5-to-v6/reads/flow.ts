@@ -15,7 +15,49 @@ import { DATA, orStandIn, promiseOf, RESULT, type Reads, type Shape } from './ty
 const RESULT_PLAIN = new Set([
   'loading', 'error', 'errors', 'networkStatus', 'called', 'client', 'variables', 'fetching', 'stale', 'operation',
   'extensions', 'hasNext', 'startPolling', 'stopPolling', 'reset', 'observable', 'ok', 'status', 'statusText', 'headers',
+  // TanStack Query's
+  'isLoading', 'isPending', 'isError', 'isSuccess', 'isFetching', 'isRefetching', 'isFetched', 'isFetchedAfterMount',
+  'isStale', 'isPaused', 'isPlaceholderData', 'isLoadingError', 'isRefetchError', 'fetchStatus', 'dataUpdatedAt',
+  'errorUpdatedAt', 'failureCount', 'failureReason', 'errorUpdateCount',
 ]);
+
+const TANSTACK = /^@tanstack\/[\w-]*query/;
+/** TanStack Query's calls taking `{ queryFn }`: what each gives back of the data `queryFn` resolves to. */
+const QUERY_FN_CALLS: Record<string, 'result' | 'data' | 'none'> = {
+  useQuery: 'result', useSuspenseQuery: 'result', fetchQuery: 'data', ensureQueryData: 'data', prefetchQuery: 'none',
+};
+
+/**
+ * `useQuery({ queryKey, queryFn: () => request(URL, Q), select })` (TanStack Query, graphql-request's
+ * usual partner): `select` receives the data; without it, the hook's result holds it as `data`
+ * (`fetchQuery` resolves to it). With a `select`, the hook's data is what `select` returns.
+ */
+function queryFnOf(r: Reads, fn: ts.Node, shape: Shape): boolean {
+  const prop = outer(fn).parent;
+  const method = ts.isMethodDeclaration(fn) && fn.parent === prop ? fn : undefined;
+  const assigned = ts.isPropertyAssignment(prop) && prop.initializer === outer(fn);
+  if (!(method ?? assigned) || keyText((method ?? (prop as ts.PropertyAssignment)).name) !== 'queryFn') return false;
+  const literal = (method ?? prop).parent;
+  const call = outer(literal).parent;
+  if (!ts.isObjectLiteralExpression(literal) || !ts.isCallExpression(call) || call.arguments[0] !== outer(literal)) return false;
+  const callee = call.expression;
+  const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  const gives = name === undefined ? undefined : QUERY_FN_CALLS[name];
+  const from = ts.isIdentifier(callee) ? r.importedFrom.get(callee.text) : [...r.importedFrom.values()].find((m) => TANSTACK.test(m));
+  if (!gives || !from || !TANSTACK.test(from)) return false;
+  const data = shape.kind === 'promise' ? shape.of : shape;
+  // The hook's result holds the data as `data`: of the operation's data only (a `rawRequest` result would nest it).
+  if (gives === 'result' && data.kind !== 'data') return false;
+  for (const p of literal.properties) {
+    const key = keyText(p.name);
+    if (key === 'select') bindParameter(r, ts.isPropertyAssignment(p) ? p.initializer : p, 0, data);
+    else if (key === 'initialData' || key === 'placeholderData') r.todo(p, `\`${key}\` gives the query data in the v5 shape`);
+  }
+  const selects = literal.properties.some((p) => keyText(p.name) === 'select');
+  if (gives === 'result' && !selects) flow(r, call, RESULT);
+  if (gives === 'data' && !selects) flow(r, call, promiseOf(data));
+  return true;
+}
 
 /** `value` is bound to `name` (a variable, a parameter, a destructuring pattern). */
 export function bindName(r: Reads, name: ts.BindingName, shape: Shape): void {
@@ -204,6 +246,7 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   const fn = returnedFrom(node);
   if (fn) {
     if (r.returns?.(fn, shape)) return;
+    if (queryFnOf(r, fn, shape)) return;
     const then = thenCallOf(fn);
     if (then) return flow(r, then, promiseOf(shape));
     // A handler's return value is dropped: `onClick={() => mutate()}`.

@@ -51,6 +51,7 @@ const PACKAGES = [
   'graphql', 'graphql-tag', '@graphql-typed-document-node/core', 'tsx', 'react', '@types/react', 'react-test-renderer',
   '@apollo/client', 'rxjs', 'urql', '@urql/core', '@urql/exchange-graphcache', 'graphql-request', 'gql.tada', 'hono',
   'relay-runtime', 'react-relay', '@types/relay-runtime', '@types/react-relay', '@babel/core', 'babel-plugin-relay',
+  '@tanstack/react-query', '@tanstack/query-core',
   '@graphql-codegen/cli', '@graphql-codegen/client-preset', 'happy-dom',
   // Apollo Client's own dependencies, for the copy a React 19 app gets (below).
   '@wry/caches', '@wry/equality', '@wry/trie', 'optimism', 'tslib',
@@ -210,7 +211,7 @@ afterAll(async () => {
 
 describe('the client corpus: v5 clients migrated by ergraph-migrate read what they read before', () => {
   it('has an app per client style', () => {
-    expect(APPS).toEqual(['apollo-hooks', 'apollo-ssr', 'graphql-request', 'relay', 'typed', 'urql', 'urql-graphcache']);
+    expect(APPS).toEqual(['apollo-hooks', 'apollo-ssr', 'graphql-request', 'relay', 'tanstack', 'typed', 'urql', 'urql-graphcache']);
   });
 
   it.each(APPS)('%s: reads its data on v5 through the compat layer', (name) => {

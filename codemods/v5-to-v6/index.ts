@@ -38,9 +38,10 @@ const NOTHING: ReadonlySet<string> = new Set();
 /**
  * What a client of the project's own is written over: a client package, ergraph's handler, a JSON
  * body naming `query`; or a parameter named and typed as a document (a wrapper of another file's).
+ * TanStack Query too: its cache is read and written by key in files without documents (`reads/stray.ts`).
  */
 const CLIENT_HINT =
-  /@apollo\/client|@urql\/|\burql\b|graffle|\bGraphQLHandler\b|JSON\.stringify\(\s*\{[^)]*\bquery\b|[(,]\s*(?:doc|document|query|operation)\w*\??\s*:\s*(?:string|DocumentNode|TypedDocumentNode)\b/;
+  /@apollo\/client|@urql\/|\burql\b|graffle|@tanstack\/[\w-]*query|\bGraphQLHandler\b|JSON\.stringify\(\s*\{[^)]*\bquery\b|[(,]\s*(?:doc|document|query|operation)\w*\??\s*:\s*(?:string|DocumentNode|TypedDocumentNode)\b/;
 import { fileChanges } from '../lib/changes.js';
 import { keepIfInvalid, parseDocument, prepareDocuments, prepareRun, rewriteOptions, schemasOf } from './prepared.js';
 

@@ -245,6 +245,29 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[8, '`initialData` gives the query data in the v5 shape']]);
   });
 
+  it("marks TanStack Query's cache read or written by key in the v5 shape (getQueryData, setQueryData), which no document leads to", () => {
+    const result = migrate(
+      lines(
+        "import { QueryClient } from '@tanstack/query-core';",
+        'const qc = new QueryClient();',
+        'export function seed(userGetAll: unknown[]) {',
+        "  qc.setQueryData(['users'], { userGetAll });",
+        "  qc.setQueryData(['users'], (old: any) => ({ ...old, userGetAll: [] }));",
+        "  const { userGetAll: cached = [] } = qc.getQueryData<any>(['users']) ?? {};",
+        "  return [cached, qc.getQueryData<any>(['users'])?.userGetAll, qc.getQueryData<any>(['other'])?.somethingElse];",
+        '}',
+      ),
+    );
+    expect(result.output).toContain("  qc.setQueryData(['users'], { userGetAll });\n");
+    expect(result.manual.map((m) => [m.line, m.reason.split(':')[0]])).toEqual([
+      [4, '`setQueryData` writes `userGetAll` in the v5 shape'],
+      [5, '`setQueryData` writes `userGetAll` in the v5 shape'],
+      [6, '`userGetAll` is read from `getQueryData(…)` in the v5 shape'],
+      [7, '`getQueryData(…).userGetAll` reads the cached data in the v5 shape'],
+    ]);
+    expect(result.manual[0]!.reason).toContain("TanStack Query's cache holds the data as its `queryFn` resolved it, so in v6 `userGetAll` is under its group, `data.User.userGetAll`");
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

@@ -268,6 +268,24 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(result.manual[0]!.reason).toContain("TanStack Query's cache holds the data as its `queryFn` resolved it, so in v6 `userGetAll` is under its group, `data.User.userGetAll`");
   });
 
+  it('follows each element of an awaited Promise.all to its own binding, and marks what it cannot pair', () => {
+    const result = migrate(
+      lines(
+        "import { request, gql } from 'graphql-request';",
+        'const USERS = gql`{ userGetAll { id } }`;',
+        'const TASKS = gql`{ taskGetAll { id } }`;',
+        'export async function both(url: string) {',
+        '  const [users, , tasks = {}] = await Promise.all([request<any>(url, USERS), Promise.resolve(1), request<any>(url, TASKS)]);',
+        '  const [first, ...rest] = await Promise.all([request<any>(url, USERS), request<any>(url, TASKS)]);',
+        '  return [users.userGetAll, tasks.taskGetAll, first.userGetAll, rest];',
+        '}',
+      ),
+    );
+    expect(result.output).toContain('  return [users.User.userGetAll, tasks.Task?.taskGetAll, first.User.userGetAll, rest];\n');
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[6, "the operation's result is used where the migration cannot follow it"]]);
+    expect(result.manual[0]!.reason).toContain('data.taskGetAll → data.Task.taskGetAll');
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

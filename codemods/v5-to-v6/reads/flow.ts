@@ -228,6 +228,7 @@ export function flow(r: Reads, expr: ts.Node, shape: Shape): void {
   }
   // `useEffect(() => …, [data])`: a dependency list compares the value, it reads nothing of it.
   if (ts.isArrayLiteralExpression(p) && isDependencyList(p)) return;
+  if (ts.isArrayLiteralExpression(p) && allElement(r, p, node, shape)) return;
   const listing = listsKeys(p, node);
   if (listing && shape.kind === 'data') return r.todo(node, `${listing} the operation's data lists its v6 groups (${[...r.groups].map((g) => `\`${g}\``).join(', ')}), not the v5 fields`);
   if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) {
@@ -272,6 +273,29 @@ function isFetch(call: ts.CallExpression): boolean {
 }
 
 const CONSOLE = /^console\.(?:log|info|warn|error|debug|dir|table|trace)$/;
+
+/**
+ * `const [a, b] = await Promise.all([request(URL, A), request(URL, B)])`: element `i` of the list
+ * is bound to the pattern's element `i`, each on its own (the elements may be different
+ * documents, with different moves). Any other use of the list (a rest element that collects it,
+ * `.then`, allSettled's `{ value }`) is left to the marker.
+ */
+function allElement(r: Reads, list: ts.Node, node: ts.Node, shape: Shape): boolean {
+  const call = outer(list).parent;
+  if (!ts.isArrayLiteralExpression(list) || !ts.isCallExpression(call) || call.arguments[0] !== outer(list) || call.expression.getText() !== 'Promise.all') return false;
+  const i = list.elements.indexOf(node as ts.Expression);
+  if (i < 0 || list.elements.slice(0, i + 1).some(ts.isSpreadElement)) return false;
+  let at: ts.Node = outer(call);
+  if (ts.isAwaitExpression(at.parent)) at = outer(at.parent);
+  const decl = at.parent;
+  if (!ts.isVariableDeclaration(decl) || decl.initializer !== at || !ts.isArrayBindingPattern(decl.name)) return false;
+  const elements = decl.name.elements;
+  if (elements.slice(0, i + 1).some((e) => !ts.isOmittedExpression(e) && e.dotDotDotToken)) return false;
+  const element = elements[i];
+  const value = shape.kind === 'promise' ? shape.of : shape;
+  if (element && !ts.isOmittedExpression(element)) bindName(r, element.name, element.initializer ? orStandIn(value) : value);
+  return true;
+}
 
 const HOOKS_WITH_DEPENDENCIES = /^(?:React\.)?use(?:Effect|LayoutEffect|InsertionEffect|Memo|Callback|ImperativeHandle)$/;
 

@@ -286,6 +286,30 @@ describe('read sites: reads of a rewritten document move with it', () => {
     expect(result.manual[0]!.reason).toContain('data.taskGetAll → data.Task.taskGetAll');
   });
 
+  it("follows Apollo's watchQuery: subscribe's next (a function or an observer) and getCurrentResult get results; a select given by name is marked", () => {
+    const result = migrate(
+      lines(
+        "import { ApolloClient, gql } from '@apollo/client';",
+        "import { useQuery } from '@tanstack/react-query';",
+        "import { request } from 'graphql-request';",
+        'const Q = gql`query Watched { userGetAll { id } }`;',
+        'export function watch(client: ApolloClient, pick: (d: unknown) => unknown) {',
+        '  const watched = client.watchQuery({ query: Q });',
+        '  watched.subscribe((r) => console.log(r.data?.userGetAll));',
+        '  const sub = watched.subscribe({ next: ({ data }) => console.log(data?.userGetAll.length), error: console.error });',
+        '  watched.startPolling(1000);',
+        '  const { data: now } = watched.getCurrentResult();',
+        "  const picked = useQuery({ queryKey: ['w'], queryFn: () => request<any>('/graphql', Q), select: pick });",
+        '  return [now?.userGetAll, sub, picked];',
+        '}',
+      ),
+    );
+    expect(result.output).toContain('  watched.subscribe((r) => console.log(r.data?.User.userGetAll));\n');
+    expect(result.output).toContain('next: ({ data }) => console.log(data?.User.userGetAll.length)');
+    expect(result.output).toContain('  return [now?.User.userGetAll, sub, picked];\n');
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[11, "`pick` receives the operation's result"]]);
+  });
+
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {
     const result = migrate(
       lines(

@@ -50,7 +50,7 @@ function queryFnOf(r: Reads, fn: ts.Node, shape: Shape): boolean {
   if (gives === 'result' && data.kind !== 'data') return false;
   for (const p of literal.properties) {
     const key = keyText(p.name);
-    if (key === 'select') bindParameter(r, ts.isPropertyAssignment(p) ? p.initializer : p, 0, data);
+    if (key === 'select') bindParameter(r, valueOf(p), 0, data);
     else if (key === 'initialData' || key === 'placeholderData') r.todo(p, `\`${key}\` gives the query data in the v5 shape`);
   }
   const selects = literal.properties.some((p) => keyText(p.name) === 'select');
@@ -167,6 +167,14 @@ function member(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccess
     case 'source':
       if (key === 'toPromise' && call) return flow(r, call, promiseOf(RESULT));
       return r.todo(access, `\`.${key ?? '[…]'}\` of the client's result source`);
+    case 'watch': {
+      if (key === 'subscribe' && call) return subscribed(r, call);
+      if (key === 'getCurrentResult' && call) return flow(r, call, RESULT);
+      const next = key === undefined ? undefined : resultMember(key);
+      if (next === 'plain' || (key !== undefined && WATCH_PLAIN.has(key))) return;
+      if (next) return flow(r, access, next);
+      return r.todo(access, `\`.${key ?? '[…]'}\` of the watched query`);
+    }
     case 'tuple': {
       const item = key !== undefined && /^\d+$/.test(key) ? shape.items[Number(key)] : undefined;
       if (item) return flow(r, access, item);
@@ -175,6 +183,27 @@ function member(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccess
     default:
       return r.todo(access, 'the operation\'s result is used in a way the migration cannot follow');
   }
+}
+
+/** An options property's function: `key: fn`, `key() {}`, or the name of `{ key }`. */
+const valueOf = (p: ts.ObjectLiteralElementLike): ts.Node =>
+  ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : p;
+
+/** Members of Apollo's `ObservableQuery` that carry no data of the operation. */
+const WATCH_PLAIN = new Set(['stopPolling', 'startPolling', 'setVariables', 'reobserve', 'options', 'queryName', 'hasObservers', 'stop']);
+
+/** `watched.subscribe(next)` or `.subscribe({ next })`: each result goes to `next`; the subscription it returns holds no data. */
+function subscribed(r: Reads, call: ts.CallExpression): void {
+  const observer = call.arguments[0];
+  if (observer && ts.isObjectLiteralExpression(observer)) {
+    for (const p of observer.properties) {
+      const key = keyText(p.name);
+      if (key === 'next') bindParameter(r, valueOf(p), 0, RESULT);
+      else if (key !== 'error' && key !== 'complete') r.todo(p, 'an observer of the watched query the migration cannot follow');
+    }
+    return;
+  }
+  bindParameter(r, observer, 0, RESULT);
 }
 
 /** The function whose value `node` is (an arrow's expression body, a `return`). */

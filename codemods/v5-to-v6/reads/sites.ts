@@ -188,6 +188,7 @@ function named(r: Reads, call: ts.CallExpression, literal: ts.ObjectLiteralExpre
   const method = ts.isPropertyAccessExpression(call.expression);
   if (method && fileUses(r, APOLLO) && ((name === 'query' && key === 'query') || (name === 'mutate' && key === 'mutation'))) return flow(r, call, promiseOf(RESULT)), options(r, literal);
   if (method && name === 'readQuery' && key === 'query') return flow(r, call, DATA);
+  if (method && name === 'watchQuery' && key === 'query' && fileUses(r, APOLLO)) return flow(r, call, { kind: 'watch' });
   if (method && name === 'writeQuery' && key === 'query') return writeData(r, literal, groupTypeOf(r.schema));
   if (method && name === 'updateQuery' && key === 'query') return updaterCall(r, call, 'cache');
   if (mod && URQL.test(mod) && name === 'useQuery' && key === 'query') return flow(r, call, tuple(RESULT, fnOf(RESULT)));

@@ -24,6 +24,8 @@ export type Shape =
   | { kind: 'response' }
   /** urql's `client.query(...)` source: `.toPromise()` gives the result. */
   | { kind: 'source' }
+  /** Apollo's `client.watchQuery(...)`: `subscribe(next)` and `getCurrentResult()` give results. */
+  | { kind: 'watch' }
   /** The `JSON.stringify({ query })` text a `fetch` sends. */
   | { kind: 'body' };
 

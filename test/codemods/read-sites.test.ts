@@ -300,14 +300,19 @@ describe('read sites: reads of a rewritten document move with it', () => {
         '  watched.startPolling(1000);',
         '  const { data: now } = watched.getCurrentResult();',
         "  const picked = useQuery({ queryKey: ['w'], queryFn: () => request<any>('/graphql', Q), select: pick });",
-        '  return [now?.userGetAll, sub, picked];',
+        "  const select = pick;",
+        "  const short = useQuery({ queryKey: ['v'], queryFn: () => request<any>('/graphql', Q), select });",
+        '  return [now?.userGetAll, sub, picked, short];',
         '}',
       ),
     );
     expect(result.output).toContain('  watched.subscribe((r) => console.log(r.data?.User.userGetAll));\n');
     expect(result.output).toContain('next: ({ data }) => console.log(data?.User.userGetAll.length)');
-    expect(result.output).toContain('  return [now?.User.userGetAll, sub, picked];\n');
-    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([[11, "`pick` receives the operation's result"]]);
+    expect(result.output).toContain('  return [now?.User.userGetAll, sub, picked, short];\n');
+    expect(result.manual.map((m) => [m.line, m.reason.split(';')[0]])).toEqual([
+      [11, "`pick` receives the operation's result"],
+      [13, "`select` receives the operation's result"],
+    ]);
   });
 
   it('marks what it cannot prove, naming the moved paths, and counts it as manual', () => {

@@ -8,7 +8,7 @@ import { ts } from '../../lib/parse.js';
 import { keysOf } from './keys.js';
 import { rewriteIn, rewriteKeyedAccess } from './keyed.js';
 import { keyText, rewriteAccess, rewriteDataPattern, writtenKey } from './patterns.js';
-import { isFunctionLike, outer, referencesOf, scopeOf } from './scope.js';
+import { isCallback, isFunctionLike, outer, referencesOf, scopeOf, valueOf } from './scope.js';
 import { DATA, orStandIn, promiseOf, RESULT, type Reads, type Shape } from './types.js';
 
 /** Members of a client result that carry no data of the operation. */
@@ -33,11 +33,10 @@ const QUERY_FN_CALLS: Record<string, 'result' | 'data' | 'none'> = {
  * (`fetchQuery` resolves to it). With a `select`, the hook's data is what `select` returns.
  */
 function queryFnOf(r: Reads, fn: ts.Node, shape: Shape): boolean {
-  const prop = outer(fn).parent;
-  const method = ts.isMethodDeclaration(fn) && fn.parent === prop ? fn : undefined;
-  const assigned = ts.isPropertyAssignment(prop) && prop.initializer === outer(fn);
-  if (!(method ?? assigned) || keyText((method ?? (prop as ts.PropertyAssignment)).name) !== 'queryFn') return false;
-  const literal = (method ?? prop).parent;
+  // `queryFn: () => …` or `queryFn() { … }`
+  const holder = ts.isMethodDeclaration(fn) ? fn : outer(fn).parent;
+  if (!(holder === fn || (ts.isPropertyAssignment(holder) && holder.initializer === outer(fn))) || keyText((holder as ts.PropertyAssignment | ts.MethodDeclaration).name) !== 'queryFn') return false;
+  const literal = holder.parent;
   const call = outer(literal).parent;
   if (!ts.isObjectLiteralExpression(literal) || !ts.isCallExpression(call) || call.arguments[0] !== outer(literal)) return false;
   const callee = call.expression;
@@ -129,7 +128,7 @@ export function bindParameter(r: Reads, callback: ts.Node | undefined, index: nu
   if (!callback) return;
   let fn: ts.Node = callback;
   while (ts.isParenthesizedExpression(fn)) fn = fn.expression;
-  if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn))) {
+  if (!isCallback(fn)) {
     // A callback whose parameter is typed with the result: the checker follows it there.
     if (ts.isIdentifier(fn) && !r.follows?.(r, fn)) r.todo(fn, `\`${fn.text}\` receives the operation's result`);
     return;
@@ -185,12 +184,8 @@ function member(r: Reads, access: ts.PropertyAccessExpression | ts.ElementAccess
   }
 }
 
-/** An options property's function: `key: fn`, `key() {}`, or the name of `{ key }`. */
-const valueOf = (p: ts.ObjectLiteralElementLike): ts.Node =>
-  ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : p;
-
 /** Members of Apollo's `ObservableQuery` that carry no data of the operation. */
-const WATCH_PLAIN = new Set(['stopPolling', 'startPolling', 'setVariables', 'reobserve', 'options', 'queryName', 'hasObservers', 'stop']);
+const WATCH_PLAIN = new Set(['setVariables', 'reobserve', 'options', 'queryName', 'hasObservers', 'stop']);
 
 /** `watched.subscribe(next)` or `.subscribe({ next })`: each result goes to `next`; the subscription it returns holds no data. */
 function subscribed(r: Reads, call: ts.CallExpression): void {

@@ -21,6 +21,13 @@ export function isFunctionLike(n: ts.Node): n is ts.FunctionLikeDeclaration {
   return ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
 }
 
+/** A function written in place as a value (`x: () => …`, `x: function () {}`, `x() {}`): a callback. */
+export const isCallback = (n: ts.Node): n is ts.FunctionLikeDeclaration => ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isMethodDeclaration(n);
+
+/** An options property's value: `key: value`, `key() {}` itself, the name of `{ key }`; undefined for a spread or an accessor. */
+export const valueOf = (p: ts.ObjectLiteralElementLike): ts.Node | undefined =>
+  ts.isPropertyAssignment(p) ? p.initializer : ts.isMethodDeclaration(p) ? p : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+
 /** Where a name declared at `decl` is visible (an approximation on the safe side: a `var` in a block counts as the block's). */
 export function scopeOf(decl: ts.Node): ts.Node {
   let n: ts.Node | undefined = decl.parent;

@@ -15,7 +15,7 @@ import { ts } from '../../lib/parse.js';
 import { isSfc } from '../../lib/sfc.js';
 import type { MovedPath } from '../../../compat/v6-form/document.js';
 import { bindParameter, flow } from './flow.js';
-import { namedIn, outer, referencesOf } from './scope.js';
+import { isCallback, namedIn, outer, referencesOf, valueOf } from './scope.js';
 import { keyText } from './patterns.js';
 import { DATA, promiseOf, RESULT, type CrossHooks, type Reads, type Shape } from './types.js';
 import { cacheFields } from './cache.js';
@@ -117,7 +117,7 @@ function options(r: Reads, arg: ts.Node | undefined): void {
   if (!arg || !ts.isObjectLiteralExpression(arg)) return;
   for (const prop of arg.properties) {
     const key = keyText(prop.name);
-    const value = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isMethodDeclaration(prop) ? prop : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+    const value = valueOf(prop);
     if (key === 'onCompleted') bindParameter(r, value, 0, DATA);
     else if (key === 'update') bindParameter(r, value, 1, RESULT);
     // `refetchQueries: (result) => …`: the mutation's result (a list of queries is `refetched`).
@@ -130,9 +130,6 @@ function options(r: Reads, arg: ts.Node | undefined): void {
       r.todo(prop, `\`${key}\` writes or reads data in the v5 shape`);
   }
 }
-
-const isCallback = (node: ts.Node): node is ts.FunctionLikeDeclaration =>
-  ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node);
 
 /** A callback whose second parameter (`diff`) is read, or not a plain name. */
 function readsDiff(node: ts.Node): boolean {
@@ -215,7 +212,7 @@ function refetched(r: Reads, item: ts.Node): boolean {
   // `refetchQueries: () => [{ query: Q }]`, `refetchQueries(result) { return [Q]; }`
   if (ts.isArrowFunction(holder) && holder.body === outer(list)) holder = outer(holder).parent;
   else if (ts.isReturnStatement(holder)) {
-    const fn = ts.findAncestor(holder, (n) => ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isMethodDeclaration(n));
+    const fn = ts.findAncestor(holder, isCallback);
     holder = fn && ts.isMethodDeclaration(fn) ? fn : fn && outer(fn).parent;
   }
   return !!holder && (ts.isPropertyAssignment(holder) || ts.isMethodDeclaration(holder)) && keyText(holder.name) === 'refetchQueries';

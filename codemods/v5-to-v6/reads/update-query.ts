@@ -13,7 +13,7 @@
 import { ts } from '../../lib/parse.js';
 import { keyText } from './patterns.js';
 import { bindName, flow } from './flow.js';
-import { outer, referencesOf } from './scope.js';
+import { isCallback, outer, referencesOf } from './scope.js';
 import { DATA, type Reads, type Updater } from './types.js';
 import { groupTypeOf, writeDataLiteral } from './writes.js';
 
@@ -101,7 +101,7 @@ export function updaterCall(r: Reads, call: ts.CallExpression, via: Updater): vo
   let fn = updaterOf(r, call, via);
   while (fn && ts.isParenthesizedExpression(fn)) fn = fn.expression;
   if (!fn) return;
-  if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn)))
+  if (!isCallback(fn))
     return r.todo(fn, `the updater gets the data in the v6 shape and must return it in the v6 shape: ${v6Return(r, 'prev')}`);
   const [prev, more] = fn.parameters;
   const known = new Set<string>();
